@@ -1,0 +1,92 @@
+"""Source-level rules for every course page (the code blocks themselves run from conftest.py)."""
+
+import re
+
+import pytest
+import yaml
+
+from pages_source import ANCHOR_OK, CJK, DOCS, LANGS, ROOT, Source, pages
+
+ALL_PAGES = [f"{lang}/{p}" for lang in LANGS for p in pages(lang)]
+
+
+@pytest.mark.parametrize("page", ALL_PAGES)
+def test_every_heading_has_an_explicit_english_anchor(page):
+    src = Source.read(DOCS / page)
+    problems, seen = [], {}
+    for line, _level, text, anchor in src.headings():
+        if anchor is None:
+            problems.append(f"{src.rel}:{line}: heading {text!r} has no anchor; write it as `{text} {{ #some-anchor }}`")
+        elif not ANCHOR_OK.match(anchor):
+            problems.append(f"{src.rel}:{line}: anchor #{anchor} should be lowercase English words joined by '-'")
+        elif anchor in seen:
+            problems.append(f"{src.rel}:{line}: anchor #{anchor} already used on line {seen[anchor]}")
+        else:
+            seen[anchor] = line
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("page", [p for p in ALL_PAGES if p.startswith("zh/")])
+def test_chinese_paragraphs_are_not_hard_wrapped(page):
+    # A line break between two Chinese characters renders as a stray space in the browser.
+    src = Source.read(DOCS / page)
+    prose = dict(src.prose)
+    problems = []
+    for n, line in src.prose:
+        nxt = prose.get(n + 1)
+        if nxt is None or not line.strip() or not nxt.strip():
+            continue
+        if re.match(r"\s*([-*+] |\d+\. |#|\||!!!|\?\?\?|<!--|\\\[|\\\])", nxt) or line.lstrip().startswith("|"):
+            continue
+        if CJK.match(line.rstrip()[-1]) and CJK.match(nxt.strip()[0]):
+            problems.append(f"{src.rel}:{n}: a Chinese sentence continues on line {n + 1}; join the lines")
+    assert not problems, "\n".join(problems)
+
+
+def _nav_files(items):
+    for item in items:
+        value = next(iter(item.values())) if isinstance(item, dict) else item
+        if isinstance(value, list):
+            yield from _nav_files(value)
+        elif isinstance(value, str) and value.endswith(".md"):
+            yield value
+
+
+def _load_mkdocs_yml():
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+
+
+def test_every_page_is_in_the_nav_and_every_nav_entry_exists():
+    nav = set(_nav_files(_load_mkdocs_yml()["nav"]))
+    problems = []
+    for lang in LANGS:
+        for page in pages(lang):
+            if page not in nav:
+                problems.append(f"docs/{lang}/{page} is not in mkdocs.yml's nav")
+        for entry in nav:
+            if not (DOCS / lang / entry).exists():
+                problems.append(f"mkdocs.yml's nav lists {entry}, but docs/{lang}/{entry} does not exist")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_nav_title_has_an_english_translation():
+    config = _load_mkdocs_yml()
+    i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
+    en = next(lang for lang in i18n["languages"] if lang["locale"] == "en")
+    translations = en.get("nav_translations") or {}
+
+    def titles(items):
+        for item in items:
+            if isinstance(item, dict):
+                (title, value), = item.items()
+                yield title
+                if isinstance(value, list):
+                    yield from titles(value)
+
+    missing = [t for t in titles(config["nav"]) if t not in translations]
+    assert not missing, f"add these nav titles to the en nav_translations in mkdocs.yml: {missing}"

@@ -1,0 +1,26 @@
+import numpy as np
+
+from minigpt.nn import split_heads
+from minigpt.tensor import Tensor
+
+B, T, C, nh = 1, 3, 8, 2
+hs = C // nh
+t = np.arange(T)[:, None]  # (T, 1)
+c = np.arange(C)[None, :]  # (1, C)
+x = Tensor((100 * t + c)[None].astype(np.float32))  # (B, T, C): value = 100*token + channel
+
+print("x[0], one row per token:")
+print(x.data[0].astype(int))
+
+step1 = x.reshape(B, T, nh, hs)  # (B, T, C) -> (B, T, nh, hs)
+step2 = step1.permute(0, 2, 1, 3)  # (B, T, nh, hs) -> (B, nh, T, hs)
+print(f"\nreshape {step1.shape} strides {step1.stride()} contiguous {step1.is_contiguous()}")
+print(f"permute {step2.shape} strides {step2.stride()} contiguous {step2.is_contiguous()}")
+
+right = split_heads(x, nh)  # the same two steps
+wrong = x.reshape(B, nh, T, hs)  # (B, T, C) -> (B, nh, T, hs) without the permute
+
+for name, y in [("reshape -> permute", right), ("reshape only", wrong)]:
+    print(f"\n{name}: shape {y.shape}")
+    for h in range(nh):
+        print(f"head {h}:", y.data[0, h].astype(int).tolist())

@@ -1,0 +1,18 @@
+import numpy as np
+
+from minigpt.nn import merge_heads, split_heads
+from minigpt.tensor import Tensor
+
+B, T, C, nh = 1, 3, 8, 2
+hs = C // nh
+x = Tensor((100 * np.arange(T)[:, None] + np.arange(C))[None].astype(np.float32))  # (B, T, C)
+
+heads = split_heads(x, nh)  # (B, nh, T, hs)
+back = merge_heads(heads)  # (B, nh, T, hs) -> (B, T, nh, hs) -> (B, T, C)
+print("merge_heads:", back.shape)
+print(back.data[0].astype(int))
+print("equal to x:", np.array_equal(back.data, x.data))
+
+wrong = heads.reshape(B, T, C)  # (B, nh, T, hs) -> (B, T, C) without the permute
+print("\nreshape only:", wrong.shape)
+print(wrong.data[0].astype(int))

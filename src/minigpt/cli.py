@@ -1,0 +1,324 @@
+"""The ``minigpt`` command: data, train, generate, bench, lesson.
+
+Every subcommand has ``--help``. Bad arguments print one line (``minigpt: error: ...``) and exit
+with status 2; a missing or damaged file exits with 1; never a traceback (set MINIGPT_DEBUG=1 to
+see one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+EXIT_USAGE = 2  # bad arguments, as argparse
+EXIT_FAILURE = 1  # missing data, damaged checkpoint, a failed lesson snippet...
+
+
+class UsageError(ValueError):
+    """An argument combination the parser cannot catch by itself."""
+
+
+# ---- parsers ----------------------------------------------------------------------------------
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line: ``minigpt train: error: ... (see minigpt train --help)``."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _nonneg_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return value
+
+
+def _nonneg_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
+    return value
+
+
+def _top_p(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"top-p must be a number in (0, 1], got {text!r}") from None
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError(f"top-p must be in (0, 1], got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from minigpt.presets import PRESETS
+
+    parser = ArgumentParser(
+        prog="minigpt",
+        description="Build a GPT from an empty file: data, training, generation, benchmarks and lessons.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    # data
+    p_data = sub.add_parser("data", help="download, verify or describe the corpora",
+                            description="Download, verify or describe the two corpora (Tang poems, tiny Shakespeare).")
+    data_sub = p_data.add_subparsers(dest="data_command", metavar="ACTION", required=True)
+    d = data_sub.add_parser("download", help="fetch the corpora from upstream at pinned commits",
+                            description="Fetch every corpus file and check its sha256; good files are skipped.")
+    d.add_argument("--dest", help="data folder (default: $MINIGPT_DATA or the per-user cache)")
+    d.add_argument("--base-url", help="a mirror laid out like the data folder (default: upstream)")
+    d.add_argument("--no-progress", action="store_true", help="no progress bar")
+    v = data_sub.add_parser("verify", help="check every corpus file's sha256",
+                            description="Check that every corpus file is present with the right sha256.")
+    v.add_argument("--dest", help="data folder (default: $MINIGPT_DATA or the per-user cache)")
+    i = data_sub.add_parser("info", help="where the data lives and what is there",
+                            description="Print where the data lives, which corpora are present, and sizes.")
+    i.add_argument("--dest", help="data folder (default: $MINIGPT_DATA or the per-user cache)")
+
+    # train
+    epilog = "presets:\n" + "\n".join(
+        f"  {name:<16} {c.corpus}, {c.n_layer} layers x {c.n_embd} wide, context {c.block_size}, "
+        f"batch {c.batch_size}, {c.max_steps} steps, lr {c.lr:g}" for name, c in PRESETS.items())
+    t = sub.add_parser("train", help="train a GPT from a preset", epilog=epilog,
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Train a GPT. Start from --preset; each flag overrides one field. "
+                                   "Writes ckpt.pt, log.csv and loss.png into --out.")
+    t.add_argument("--preset", choices=list(PRESETS), help="starting point (default: shakespeare-cpu, or the "
+                                                            "checkpoint's own config with --resume)")
+    t.add_argument("--out", help="run folder (default: the preset's, e.g. runs/shakespeare-cpu)")
+    t.add_argument("--resume", action="store_true", help="continue from OUT/ckpt.pt exactly where it stopped")
+    t.add_argument("--engine", choices=["torch", "numpy"], help="which GPT to train")
+    t.add_argument("--device", choices=["auto", "cpu", "cuda", "mps"], help="torch device (auto: CUDA, MPS, CPU)")
+    t.add_argument("--max-steps", type=_positive_int, help="optimizer steps in all")
+    t.add_argument("--batch-size", type=_positive_int, help="sequences per step")
+    t.add_argument("--block-size", type=_positive_int, help="context length in tokens")
+    t.add_argument("--lr", type=_nonneg_float, help="peak learning rate")
+    t.add_argument("--min-lr", type=_nonneg_float, help="learning rate at the end of the cosine")
+    t.add_argument("--warmup-steps", type=_nonneg_int, help="linear warmup steps")
+    t.add_argument("--weight-decay", type=_nonneg_float, help="AdamW weight decay")
+    t.add_argument("--grad-clip", type=_nonneg_float, help="clip the gradient norm to this (0: off)")
+    t.add_argument("--dropout", type=_nonneg_float, help="dropout probability")
+    t.add_argument("--eval-interval", type=_positive_int, help="evaluate and checkpoint every N steps")
+    t.add_argument("--eval-iters", type=_positive_int, help="batches per split in each evaluation")
+    t.add_argument("--seed", type=_nonneg_int, help="seed for weights, batches and dropout")
+    t.add_argument("--threads", type=_positive_int, help="torch CPU threads (default: torch's choice)")
+    t.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    # generate
+    g = sub.add_parser("generate", help="generate text or a poem from a checkpoint",
+                       description="Generate from a trained checkpoint: continue PROMPT, or write a poem of "
+                                   "--form with --keywords (poems checkpoints).")
+    g.add_argument("prompt", nargs="?", default=None, help="text to continue (for poems: the poem's opening)")
+    g.add_argument("--checkpoint", "--out", dest="checkpoint",
+                   help="ckpt.pt or its run folder (default: runs/poems-cpu with --form/--keywords, "
+                        "else runs/shakespeare-cpu)")
+    g.add_argument("--form", help="poem form: 五言绝句, 七言绝句, 五言律诗, 七言律诗 (or 五绝, 七绝, 五律, 七律)")
+    g.add_argument("--keywords", help="1 to 3 words, separated by commas, spaces or 、 (e.g. 月,江)")
+    g.add_argument("--max-new-tokens", type=_positive_int, help="tokens to generate (default: 500 for text, "
+                                                                "up to the context's end for poems)")
+    g.add_argument("--temperature", type=_nonneg_float, default=0.8, help="0 is greedy (default 0.8)")
+    g.add_argument("--top-k", type=_positive_int, help="sample among the k most likely tokens")
+    g.add_argument("--top-p", type=_top_p, help="sample among the most likely tokens whose probability "
+                                                "reaches p, in (0, 1]")
+    g.add_argument("--num-samples", type=_positive_int, default=1, help="how many samples (default 1)")
+    g.add_argument("--seed", type=_nonneg_int, default=0, help="sampling seed (default 0)")
+    g.add_argument("--no-cache", action="store_true", help="recompute the whole context each step (no KV cache)")
+    g.add_argument("--device", choices=["auto", "cpu", "cuda", "mps"], default="cpu", help="default cpu")
+
+    # bench
+    from minigpt.bench import DEFAULT_SECTIONS, SECTIONS
+
+    b = sub.add_parser("bench", help="measure speed side by side on this machine",
+                       description="Measure on this machine, side by side: "
+                                   "engine (numpy vs torch ms/step), shakespeare (tokens/s, peak RSS; --full: "
+                                   "the whole 2000-step run), generate (KV cache vs none), poems (needs a trained "
+                                   f"checkpoint). Default: {' '.join(DEFAULT_SECTIONS)}.")
+    b.add_argument("sections", nargs="*", metavar="SECTION", help=f"any of: {', '.join(SECTIONS)}")
+    b.add_argument("--full", action="store_true", help="shakespeare: also train the full preset run")
+    b.add_argument("--poems-checkpoint", default="runs/poems-cpu", help="poems: checkpoint or run folder")
+    b.add_argument("--samples", type=_positive_int, default=200, help="poems: samples for the form check")
+    b.add_argument("--threads", type=_positive_int, help="torch CPU threads (default: torch's choice)")
+
+    # lesson
+    les = sub.add_parser("lesson", help="run a lesson's snippets in order",
+                         description="Run snippets/<slug>/NN_*.py in order, printing a header per file.")
+    les.add_argument("slug", nargs="?", help="lesson slug (omit to list them)")
+    return parser
+
+
+# ---- commands -----------------------------------------------------------------------------------
+def cmd_data(args) -> int:
+    from minigpt import download
+
+    if args.data_command == "download":
+        result = download.download(args.dest, progress=not args.no_progress and sys.stderr.isatty(),
+                                   base_url=args.base_url)
+        print(f"downloaded {len(result['downloaded'])} file(s), {len(result['skipped'])} already present "
+              f"into {args.dest or download.data_dir()}")
+        return 0
+    if args.data_command == "verify":
+        problems = download.verify(args.dest)
+        for line in problems:
+            print(line)
+        where = args.dest or download.data_dir()
+        if problems:
+            print(f"minigpt: error: {len(problems)} problem(s) in {where}; run `minigpt data download`",
+                  file=sys.stderr)
+            return EXIT_FAILURE
+        print(f"all {len(download.MANIFEST)} files in {where} match their checksums")
+        return 0
+    info = download.info(args.dest)
+    for key, value in info.items():
+        if isinstance(value, dict):
+            value = ", ".join(f"{k}: {v}" for k, v in value.items())
+        print(f"{key:<14} {value}")
+    return 0
+
+
+def cmd_train(args) -> int:
+    from dataclasses import replace
+
+    from minigpt.checkpoint import load_checkpoint
+    from minigpt.presets import get_preset
+    from minigpt.train import TrainConfig, train
+
+    if args.preset is None and args.resume and args.out:
+        config = TrainConfig.from_dict(load_checkpoint(args.out)["train_config"])
+    else:
+        config = get_preset(args.preset or "shakespeare-cpu")
+    overrides = {field: getattr(args, field) for field in (
+        "engine", "device", "max_steps", "batch_size", "block_size", "lr", "min_lr", "warmup_steps",
+        "weight_decay", "grad_clip", "dropout", "eval_interval", "eval_iters", "seed", "threads")
+        if getattr(args, field) is not None}
+    if args.out:
+        overrides["out_dir"] = args.out
+    config = replace(config, **overrides)
+    print(f"training {config.corpus}: {config.n_layer} layers x {config.n_embd} wide, context {config.block_size}, "
+          f"batch {config.batch_size}, {config.max_steps} steps, engine {config.engine} -> {config.out_dir}")
+    result = train(config, resume=args.resume, progress=False if args.no_progress else None, log=print)
+    if not result.losses:
+        print(f"nothing to do: the checkpoint is at step {result.step} and --max-steps is {config.max_steps}")
+        return 0
+    print(f"done: step {result.step}, val loss {result.val_loss:.4f}, {result.tokens_per_s:,.0f} tokens/s, "
+          f"{result.elapsed:.1f} s; checkpoint {result.checkpoint}")
+    return 0
+
+
+def cmd_generate(args) -> int:
+    from minigpt import poetry
+    from minigpt.presets import PRESETS
+    from minigpt.sample import corpus_of, crop, encode_prompt, generate_text, load_model
+
+    wants_poem = args.form is not None or args.keywords is not None
+    path = args.checkpoint or PRESETS["poems-cpu" if wants_poem else "shakespeare-cpu"].out_dir
+    model, tokenizer, ckpt = load_model(path, args.device)
+    form = poetry.normalize_form(args.form) if args.form is not None else None  # unknown -> lists the forms
+    ids = encode_prompt(tokenizer, ckpt, args.prompt, form, args.keywords)
+    block_size = model.config.block_size
+    ids, dropped = crop(ids, block_size)
+    if dropped:
+        print(f"minigpt: note: the prompt is {len(ids) + dropped} tokens, longer than the context of {block_size}; "
+              f"using its last {block_size}", file=sys.stderr)
+    is_poems = corpus_of(ckpt) == "poems"
+    max_new = args.max_new_tokens or (None if is_poems else 500)
+    texts = generate_text(model, tokenizer, ids, max_new_tokens=max_new, temperature=args.temperature,
+                          top_k=args.top_k, top_p=args.top_p, seed=args.seed, use_cache=not args.no_cache,
+                          num_samples=args.num_samples, stop_at_eos=is_poems)  # poems end with <eos>
+    for n, text in enumerate(texts):
+        if n:
+            print("---")
+        if is_poems:
+            text = (args.prompt or "") + text
+            print(poetry.format_poem(text))
+            if form is not None:
+                check = poetry.check_form(text, form)
+                print(f"[{form}: {'ok' if check.ok else check.reason}]", file=sys.stderr)
+        else:
+            print((args.prompt or "") + text)
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from minigpt.bench import SECTIONS, run
+
+    unknown = [s for s in args.sections if s not in SECTIONS]
+    if unknown:
+        raise UsageError(f"unknown bench section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
+    return run(args.sections or None, full=args.full, poems_checkpoint=args.poems_checkpoint,
+               samples=args.samples, threads=args.threads)
+
+
+def find_snippets() -> Path | None:
+    """The ``snippets/`` folder: in the current folder or a parent, else beside the package's source."""
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents, Path(__file__).resolve().parents[2]):
+        if (folder / "snippets").is_dir():
+            return folder / "snippets"
+    return None
+
+
+def cmd_lesson(args) -> int:
+    root = find_snippets()
+    if root is None:
+        raise FileNotFoundError("no snippets/ folder here or above; run this from the minigpt repository")
+    slugs = sorted(p.name for p in root.iterdir() if p.is_dir() and any(p.glob("[0-9][0-9]_*.py")))
+    if args.slug is None:
+        print("lessons: " + (", ".join(slugs) if slugs else "(none)"))
+        return 0
+    if args.slug not in slugs:
+        raise UsageError(f"unknown lesson {args.slug!r}; available: {', '.join(slugs) or '(none)'}")
+    for file in sorted((root / args.slug).glob("[0-9][0-9]_*.py")):
+        print(f"==> {file.relative_to(root.parent)} <==", flush=True)
+        done = subprocess.run([sys.executable, str(file)], cwd=root.parent)
+        if done.returncode:
+            print(f"minigpt: error: {file.name} failed with exit code {done.returncode}", file=sys.stderr)
+            return EXIT_FAILURE
+        print(flush=True)
+    return 0
+
+
+COMMANDS = {"data": cmd_data, "train": cmd_train, "generate": cmd_generate, "bench": cmd_bench,
+            "lesson": cmd_lesson}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``minigpt`` console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)  # usage errors: one line, exit 2
+    try:
+        return COMMANDS[args.command](args)
+    except KeyboardInterrupt:
+        print("minigpt: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:
+        if os.environ.get("MINIGPT_DEBUG"):
+            raise
+        from minigpt.checkpoint import CheckpointError
+
+        message = " ".join(str(e).split()) or type(e).__name__
+        if isinstance(e, ValueError) and not isinstance(e, CheckpointError):  # bad input, UsageError too
+            print(f"minigpt: error: {message}", file=sys.stderr)
+            return EXIT_USAGE
+        if isinstance(e, (CheckpointError, OSError, RuntimeError, FloatingPointError)):
+            print(f"minigpt: error: {message}", file=sys.stderr)
+            return EXIT_FAILURE
+        raise

@@ -1,0 +1,108 @@
+"""Generation front-end: a checkpoint plus a prompt (or a poem form and keywords) -> text.
+
+    model, tokenizer, ckpt = load_model("runs/poems-cpu")
+    ids = encode_prompt(tokenizer, ckpt, form="五言绝句", keywords="月,江")
+    print(generate_text(model, tokenizer, ids, temperature=0.8, seed=0)[0])
+
+Both engines' checkpoints load into the PyTorch GPT (same parameter names), which has the KV cache
+and top-p sampling.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from minigpt.checkpoint import CheckpointError, check_compatible, load_checkpoint, load_state
+from minigpt.config import GPTConfig
+from minigpt.tokenizer import CharTokenizer
+
+
+def load_model(path, device: str = "cpu"):
+    """(torch GPT in eval mode, tokenizer, checkpoint dict) from a checkpoint file or run folder."""
+    from minigpt.model import GPT
+    from minigpt.train import resolve_device
+
+    ckpt = load_checkpoint(path)
+    try:
+        config = GPTConfig(**ckpt["model_config"])
+        tokenizer = CharTokenizer.from_dict(ckpt["tokenizer"])
+    except (TypeError, ValueError) as e:
+        raise CheckpointError(f"checkpoint {ckpt['path']} has an unreadable config or tokenizer: {e}") from None
+    if tokenizer.vocab_size != config.vocab_size:
+        raise CheckpointError(f"checkpoint {ckpt['path']}: tokenizer has {tokenizer.vocab_size} tokens "
+                              f"but the model {config.vocab_size}")
+    check_compatible(ckpt, config.to_dict())
+    model = GPT(config)
+    load_state(model, ckpt["model"], ckpt["path"])
+    model.to(resolve_device(device)).eval()
+    return model, tokenizer, ckpt
+
+
+def corpus_of(ckpt: dict) -> str:
+    """Which corpus a checkpoint was trained on ("shakespeare", "poems", ...)."""
+    return str(ckpt.get("train_config", {}).get("corpus", "unknown"))
+
+
+def encode_prompt(tokenizer: CharTokenizer, ckpt: dict, prompt: str | None = None, form: str | None = None,
+                  keywords=None) -> list[int]:
+    """Token ids to continue.
+
+    Poems model: ``form`` and ``keywords`` build the conditioning prefix ``<bos> form <sep> keywords <sep>``
+    and ``prompt`` (optional) is the poem's opening; with neither, generation starts at ``<bos>`` (+ prompt).
+    Other models: the prompt's characters; no prompt starts from a newline (or ``<bos>``).
+    Unknown characters, forms or too many keywords raise ValueError with one line that says so.
+    """
+    prompt = prompt or ""
+    if corpus_of(ckpt) == "poems":
+        from minigpt import data
+
+        if form is not None or keywords is not None:
+            if keywords is None:
+                raise ValueError("--form needs --keywords too (1 to 3 words, e.g. --keywords 月,江)")
+            ids = data.format_prompt(tokenizer, form, keywords)
+        else:
+            ids = [tokenizer.bos_id]
+        return ids + tokenizer.encode(prompt)
+    if form is not None or keywords is not None:
+        raise ValueError(f"--form and --keywords need a checkpoint trained on poems; this one was trained on "
+                         f"{corpus_of(ckpt)}")
+    if prompt:
+        return tokenizer.encode(prompt)
+    return tokenizer.encode("\n") if "\n" in tokenizer.stoi else [tokenizer.bos_id]
+
+
+def crop(ids: list[int], block_size: int) -> tuple[list[int], int]:
+    """The last ``block_size`` ids and how many were dropped from the front."""
+    dropped = max(0, len(ids) - block_size)
+    return ids[dropped:], dropped
+
+
+def generate_text(model, tokenizer: CharTokenizer, ids: list[int], max_new_tokens: int | None = None,
+                  temperature: float = 1.0, top_k: int | None = None, top_p: float | None = None,
+                  seed: int | None = 0, use_cache: bool = True, num_samples: int = 1,
+                  stop_at_eos: bool = True) -> list[str]:
+    """``num_samples`` continuations of ``ids``, each decoded up to (not including) the first ``<eos>``.
+
+    max_new_tokens None: up to the end of the context (block_size - prompt length, at least 1).
+    """
+    if top_p is not None and not 0.0 < top_p <= 1.0:
+        raise ValueError(f"--top-p must be in (0, 1], got {top_p}")
+    if temperature < 0:
+        raise ValueError(f"--temperature must be >= 0, got {temperature}")
+    if max_new_tokens is None:
+        max_new_tokens = max(1, model.config.block_size - len(ids))
+    device = model.wte.weight.device
+    generator = torch.Generator(device=device)
+    if seed is None:
+        generator.seed()
+    else:
+        generator.manual_seed(seed)
+    idx = torch.tensor([ids] * num_samples, dtype=torch.long, device=device)  # (N, T)
+    out = model.generate(idx, max_new_tokens, temperature=temperature, top_k=top_k, top_p=top_p,
+                         use_cache=use_cache, stop=tokenizer.eos_id if stop_at_eos else None, generator=generator)
+    texts = []
+    for row in out[:, len(ids):].tolist():
+        if stop_at_eos and tokenizer.eos_id in row:
+            row = row[: row.index(tokenizer.eos_id)]
+        texts.append(tokenizer.decode(row, skip_special=True))
+    return texts

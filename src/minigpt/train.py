@@ -1,0 +1,467 @@
+"""Training: one function, ``train(config)``, for either engine (numpy or PyTorch).
+
+The loop is nanoGPT's: sample a random batch, forward, backward, clip the gradient, AdamW step,
+with a learning rate that warms up linearly and then follows a cosine down to ``min_lr``.
+Every ``eval_interval`` steps it measures the loss on fixed batches of both splits, appends a row
+to ``log.csv`` and writes ``ckpt.pt`` (atomically). ``resume=True`` continues from that
+checkpoint and produces exactly the losses an uninterrupted run would have produced.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from minigpt.checkpoint import CheckpointError, check_compatible, load_checkpoint, load_state, save_checkpoint
+from minigpt.checkpoint import FILENAME as CKPT_NAME
+from minigpt.config import GPTConfig
+
+EVAL_SEED = 20240601  # the evaluation batches never depend on the training seed: runs stay comparable
+ENGINES = ("torch", "numpy")
+DEVICES = ("auto", "cpu", "cuda", "mps")
+CORPORA = ("shakespeare", "poems")
+LOG_NAME = "log.csv"
+PLOT_NAME = "loss.png"
+LOG_FIELDS = ("step", "lr", "train_loss", "val_loss", "tokens_per_s", "elapsed")
+
+
+@dataclass
+class TrainConfig:
+    # data
+    corpus: str = "shakespeare"  # "shakespeare" or "poems"; the vocabulary (vocab_size) comes from it
+    # model shape (GPTConfig without vocab_size)
+    n_layer: int = 4  # Transformer blocks
+    n_head: int = 4  # attention heads per block
+    n_embd: int = 128  # width of the residual stream
+    block_size: int = 64  # context length in tokens
+    dropout: float = 0.0  # dropout probability while training
+    bias: bool = True  # biases in Linear and LayerNorm
+    # optimisation
+    batch_size: int = 12  # sequences per step; a step sees batch_size * block_size tokens
+    max_steps: int = 2000  # optimizer steps in all (a resumed run continues up to here)
+    lr: float = 1e-3  # peak learning rate, reached after the warmup
+    min_lr: float = 1e-4  # the cosine ends here
+    warmup_steps: int = 100  # linear warmup from 0 to lr
+    lr_decay_steps: int | None = None  # the cosine reaches min_lr at this step; None means max_steps
+    weight_decay: float = 0.1  # AdamW decay, applied to matrices and embeddings only
+    beta1: float = 0.9  # AdamW first-moment decay
+    beta2: float = 0.99  # AdamW second-moment decay
+    grad_clip: float = 1.0  # clip the global gradient norm to this; 0 turns clipping off
+    # evaluation, logging, checkpoints
+    eval_interval: int = 250  # evaluate, log and checkpoint every this many steps (and at the end)
+    eval_iters: int = 20  # fixed batches per split in each evaluation
+    seed: int = 1337  # seeds the initial weights, the batch order and dropout
+    out_dir: str = "runs/shakespeare-cpu"  # where ckpt.pt, log.csv and loss.png go
+    # where to run
+    engine: str = "torch"  # "torch" or "numpy"
+    device: str = "auto"  # "auto" (CUDA, then Apple MPS, then CPU), "cpu", "cuda" or "mps"; torch only
+    threads: int | None = None  # torch CPU threads; None keeps torch's default
+
+    def __post_init__(self) -> None:
+        for name in ("n_layer", "n_head", "n_embd", "block_size", "batch_size", "max_steps", "eval_interval",
+                     "eval_iters"):
+            _check_int(name, getattr(self, name), 1)
+        _check_int("warmup_steps", self.warmup_steps, 0)
+        if self.lr_decay_steps is not None:
+            _check_int("lr_decay_steps", self.lr_decay_steps, 1)
+        if self.threads is not None:
+            _check_int("threads", self.threads, 1)
+        _check_int("seed", self.seed, 0)
+        for name in ("lr", "min_lr", "weight_decay", "grad_clip"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+                raise ValueError(f"TrainConfig.{name} must be a number >= 0, got {value!r}")
+        if self.lr == 0:
+            raise ValueError("TrainConfig.lr must be > 0")
+        if self.min_lr > self.lr:
+            raise ValueError(f"TrainConfig.min_lr={self.min_lr} must not exceed lr={self.lr}")
+        for name in ("beta1", "beta2"):
+            if not 0 <= getattr(self, name) < 1:
+                raise ValueError(f"TrainConfig.{name} must be in [0, 1), got {getattr(self, name)!r}")
+        if self.corpus not in CORPORA:
+            raise ValueError(f"TrainConfig.corpus must be one of {', '.join(CORPORA)}; got {self.corpus!r}")
+        if self.engine not in ENGINES:
+            raise ValueError(f"TrainConfig.engine must be one of {', '.join(ENGINES)}; got {self.engine!r}")
+        if self.device not in DEVICES:
+            raise ValueError(f"TrainConfig.device must be one of {', '.join(DEVICES)}; got {self.device!r}")
+        if self.engine == "numpy" and self.device not in ("auto", "cpu"):
+            raise ValueError(f"the numpy engine runs on the CPU only; got device={self.device!r}")
+        self.gpt_config(vocab_size=4)  # n_embd % n_head, dropout range: GPTConfig checks them
+
+    def gpt_config(self, vocab_size: int) -> GPTConfig:
+        """The model this config trains, for a vocabulary of ``vocab_size`` tokens."""
+        return GPTConfig(vocab_size=vocab_size, block_size=self.block_size, n_layer=self.n_layer,
+                         n_head=self.n_head, n_embd=self.n_embd, dropout=self.dropout, bias=self.bias)
+
+    @property
+    def tokens_per_step(self) -> int:
+        return self.batch_size * self.block_size
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> TrainConfig:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+
+def _check_int(name: str, value, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"TrainConfig.{name} must be an integer >= {minimum}, got {value!r}")
+
+
+def lr_at(step: int, config: TrainConfig) -> float:
+    """Learning rate for optimizer step ``step`` (0-based): linear warmup, then cosine to min_lr."""
+    decay_steps = config.lr_decay_steps or config.max_steps
+    if step < config.warmup_steps:
+        return config.lr * (step + 1) / (config.warmup_steps + 1)
+    if step >= decay_steps:
+        return config.min_lr
+    progress = (step - config.warmup_steps) / max(1, decay_steps - config.warmup_steps)  # 0 -> 1
+    coeff = 0.5 * (1.0 + math.cos(math.pi * progress))  # 1 -> 0
+    return config.min_lr + coeff * (config.lr - config.min_lr)
+
+
+def resolve_device(device: str = "auto") -> torch.device:
+    """'auto' picks CUDA, then Apple MPS, then the CPU; asking for a missing one is an error."""
+    mps = getattr(torch.backends, "mps", None)
+    has_mps = bool(mps is not None and mps.is_available())
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "mps" if has_mps else "cpu")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device='cuda' but this torch has no CUDA device; use --device cpu or auto")
+    if device == "mps" and not has_mps:
+        raise ValueError("device='mps' but Apple MPS is not available here; use --device cpu or auto")
+    if device not in DEVICES:
+        raise ValueError(f"device must be one of {', '.join(DEVICES)}; got {device!r}")
+    return torch.device(device)
+
+
+def load_corpus(name: str):
+    """The corpus a config names, built by ``minigpt.data``."""
+    from minigpt import data
+
+    if name == "shakespeare":
+        return data.shakespeare_corpus()
+    if name == "poems":
+        return data.poem_corpus()
+    raise ValueError(f"corpus must be one of {', '.join(CORPORA)}; got {name!r}")
+
+
+# ---- the two engines behind one small interface ------------------------------------------------
+class TorchEngine:
+    """The PyTorch GPT (minigpt.model) with torch's AdamW (fused where available)."""
+
+    name = "torch"
+
+    def __init__(self, config: TrainConfig, model_config: GPTConfig):
+        from minigpt.model import GPT
+
+        self.device = resolve_device(config.device)
+        torch.manual_seed(config.seed)
+        self.model = GPT(model_config).to(self.device)
+        decay = [p for p in self.model.parameters() if p.dim() >= 2]  # matrices and embeddings
+        no_decay = [p for p in self.model.parameters() if p.dim() < 2]  # biases and LayerNorm gains
+        groups = [{"params": decay, "weight_decay": config.weight_decay},
+                  {"params": no_decay, "weight_decay": 0.0}]
+        self.optimizer = make_adamw(groups, config, self.device)
+        self.grad_clip = config.grad_clip
+
+    def train_step(self, x: np.ndarray, y: np.ndarray, lr: float) -> float:
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
+        x = torch.from_numpy(x).to(self.device, non_blocking=True)
+        y = torch.from_numpy(y).to(self.device, non_blocking=True)
+        _, loss = self.model(x, y)
+        loss.backward()
+        if self.grad_clip > 0:
+            torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.grad_clip)
+        self.optimizer.step()
+        self.optimizer.zero_grad(set_to_none=True)
+        return loss.item()
+
+    @torch.no_grad()
+    def eval_loss(self, batches: list[tuple[np.ndarray, np.ndarray]]) -> float:
+        self.model.eval()
+        losses = [self.model(torch.from_numpy(x).to(self.device), torch.from_numpy(y).to(self.device))[1].item()
+                  for x, y in batches]
+        self.model.train()
+        return float(np.mean(losses))
+
+    def state(self) -> dict:
+        rng = {"torch": torch.get_rng_state()}
+        if self.device.type == "cuda":
+            rng["cuda"] = torch.cuda.get_rng_state(self.device)
+        return {"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(), "engine_rng": rng}
+
+    def load(self, ckpt: dict) -> None:
+        load_state(self.model, ckpt["model"], ckpt.get("path", ""))
+        self.optimizer.load_state_dict(ckpt["optimizer"])
+        rng = ckpt.get("engine_rng") or {}
+        if "torch" in rng:
+            torch.set_rng_state(rng["torch"])
+        if "cuda" in rng and self.device.type == "cuda":
+            torch.cuda.set_rng_state(rng["cuda"], self.device)
+
+
+def make_adamw(groups, config: TrainConfig, device: torch.device) -> torch.optim.AdamW:
+    """torch AdamW, fused (one kernel for all parameters) where this torch supports it, else foreach."""
+    kwargs = dict(lr=config.lr, betas=(config.beta1, config.beta2), eps=1e-8)
+    try:
+        return torch.optim.AdamW(groups, fused=True, **kwargs)
+    except (RuntimeError, TypeError, ValueError):
+        return torch.optim.AdamW(groups, foreach=device.type != "mps", **kwargs)
+
+
+class NumpyEngine:
+    """The numpy GPT (minigpt.nn) with minigpt.optim.AdamW."""
+
+    name = "numpy"
+
+    def __init__(self, config: TrainConfig, model_config: GPTConfig):
+        from minigpt import nn, optim
+
+        self.optim = optim
+        self.model = nn.GPT(model_config, seed=config.seed)
+        params = list(self.model.parameters())
+        decay = [p for p in params if p.data.ndim >= 2]
+        no_decay = [p for p in params if p.data.ndim < 2]
+        kw = dict(lr=config.lr, betas=(config.beta1, config.beta2), eps=1e-8)
+        self.optimizers = [optim.AdamW(decay, weight_decay=config.weight_decay, **kw),
+                           optim.AdamW(no_decay, weight_decay=0.0, **kw)]
+        self.params = params
+        self.grad_clip = config.grad_clip
+
+    def train_step(self, x: np.ndarray, y: np.ndarray, lr: float) -> float:
+        for opt in self.optimizers:
+            opt.lr = lr
+        _, loss = self.model(x, y)
+        loss.backward()
+        if self.grad_clip > 0:
+            self.optim.clip_grad_norm_(self.params, self.grad_clip)
+        for opt in self.optimizers:
+            opt.step()
+            opt.zero_grad()
+        return float(loss.data)
+
+    def eval_loss(self, batches: list[tuple[np.ndarray, np.ndarray]]) -> float:
+        from minigpt.tensor import no_grad
+
+        self.model.eval()
+        with no_grad():
+            losses = [float(self.model(x, y)[1].data) for x, y in batches]
+        self.model.train()
+        return float(np.mean(losses))
+
+    def state(self) -> dict:
+        return {"model": self.model.state_dict(), "optimizer": [o.state_dict() for o in self.optimizers],
+                "engine_rng": {"numpy": self.model.drop.rng.bit_generator.state}}  # dropout's generator
+
+    def load(self, ckpt: dict) -> None:
+        from minigpt.checkpoint import to_numpy
+
+        load_state(self.model, to_numpy(ckpt["model"]), ckpt.get("path", ""))
+        for opt, state in zip(self.optimizers, ckpt["optimizer"]):
+            opt.load_state_dict(to_numpy(state))
+        rng = ckpt.get("engine_rng") or {}
+        if "numpy" in rng:
+            self.model.drop.rng.bit_generator.state = rng["numpy"]  # shared by every Dropout
+
+
+def make_engine(config: TrainConfig, model_config: GPTConfig):
+    return (TorchEngine if config.engine == "torch" else NumpyEngine)(config, model_config)
+
+
+# ---- the loop ------------------------------------------------------------------------------------
+@dataclass
+class TrainResult:
+    step: int  # optimizer steps done in all (including those before a resume)
+    losses: dict[int, float]  # training loss of every step this call ran, by step number (1 = first step)
+    history: list[dict]  # the rows of log.csv (before a resume too)
+    train_loss: float | None  # last evaluation on the fixed training batches
+    val_loss: float | None  # last evaluation on the fixed validation batches
+    tokens_per_s: float  # training throughput of this call (steps only, evaluation excluded)
+    ms_per_step: float  # the same, as milliseconds per step
+    elapsed: float  # wall seconds of this call, evaluations and checkpoints included
+    out_dir: Path
+    checkpoint: Path | None
+    model: object = field(repr=False, default=None)
+    tokenizer: object = field(repr=False, default=None)
+
+
+def train(
+    config: TrainConfig,
+    *,
+    corpus=None,
+    resume: bool = False,
+    progress: bool | None = None,
+    log: Callable[[str], None] | None = None,
+    plot: bool = True,
+) -> TrainResult:
+    """Train the model ``config`` describes; write ckpt.pt, log.csv and loss.png into ``config.out_dir``.
+
+    corpus: a Corpus (train/val arrays, tokenizer, get_batch); None loads ``config.corpus``.
+    resume: continue from ``out_dir/ckpt.pt`` (same losses as a run that was never stopped).
+    progress: tqdm bar on stderr; None shows it only when stderr is a terminal.
+    log: called with one line per evaluation (e.g. ``print``); None stays quiet.
+    """
+    if not isinstance(config, TrainConfig):
+        raise TypeError(f"config must be a TrainConfig, got {type(config).__name__}")
+    if config.threads is not None:
+        torch.set_num_threads(config.threads)
+    out_dir = Path(config.out_dir)
+    ckpt_path = out_dir / CKPT_NAME
+    ckpt = None
+    if resume:
+        ckpt = load_checkpoint(ckpt_path)
+        if ckpt["engine"] != config.engine:
+            raise CheckpointError(f"checkpoint {ckpt_path} was trained by the {ckpt['engine']} engine; "
+                                  f"resume it with --engine {ckpt['engine']}")
+    if corpus is None:
+        corpus = load_corpus(config.corpus)
+    tokenizer = corpus.tokenizer
+    model_config = config.gpt_config(tokenizer.vocab_size)
+    if ckpt is not None:
+        check_compatible(ckpt, model_config.to_dict())
+        if ckpt["tokenizer"] != tokenizer.to_dict():
+            raise CheckpointError(f"checkpoint {ckpt_path} was trained on another vocabulary than this corpus")
+
+    engine = make_engine(config, model_config)
+    batch_rng = np.random.default_rng(config.seed)
+    step, elapsed_before, history = 0, 0.0, []
+    if ckpt is not None:
+        engine.load(ckpt)
+        batch_rng.bit_generator.state = ckpt["batch_rng"]
+        step, elapsed_before = int(ckpt["step"]), float(ckpt.get("elapsed", 0.0))
+        history = [row for row in read_log(out_dir / LOG_NAME) if row["step"] <= step]
+
+    eval_rng = np.random.default_rng(EVAL_SEED)
+    B, T = config.batch_size, config.block_size
+    eval_batches = {split: [corpus.get_batch(split, B, T, eval_rng) for _ in range(config.eval_iters)]
+                    for split in ("train", "val")}
+
+    def evaluate_and_save(lr: float, tokens_per_s: float) -> dict:
+        row = {"step": step, "lr": lr,
+               "train_loss": engine.eval_loss(eval_batches["train"]),
+               "val_loss": engine.eval_loss(eval_batches["val"]),
+               "tokens_per_s": tokens_per_s, "elapsed": elapsed_before + time.perf_counter() - t_start}
+        history.append(row)
+        write_log(out_dir / LOG_NAME, history)
+        save_checkpoint(ckpt_path, {
+            "engine": engine.name, "model_config": model_config.to_dict(), "train_config": config.to_dict(),
+            "tokenizer": tokenizer.to_dict(), "step": step, "elapsed": row["elapsed"],
+            "batch_rng": batch_rng.bit_generator.state, **engine.state(),
+            "val_loss": row["val_loss"],
+        })
+        if log is not None:
+            msg = (f"step {step:>6}: train {row['train_loss']:.4f}, val {row['val_loss']:.4f}, "
+                   f"lr {lr:.2e}, {tokens_per_s:,.0f} tokens/s")
+            if bar is not None:
+                with bar.external_write_mode():
+                    log(msg)
+            else:
+                log(msg)
+        return row
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=config.max_steps, initial=step, unit="step", dynamic_ncols=True, file=sys.stderr)
+
+    t_start = time.perf_counter()
+    losses: dict[int, float] = {}
+    step_time, window_time, window_steps = 0.0, 0.0, 0
+    if step == 0 and ckpt is None:
+        evaluate_and_save(lr_at(0, config), 0.0)  # the loss before any training (about ln vocab_size)
+    try:
+        while step < config.max_steps:
+            t0 = time.perf_counter()
+            lr = lr_at(step, config)
+            x, y = corpus.get_batch("train", B, T, batch_rng)
+            loss = engine.train_step(x, y, lr)
+            dt = time.perf_counter() - t0
+            step += 1
+            losses[step] = loss
+            step_time += dt
+            window_time += dt
+            window_steps += 1
+            if not math.isfinite(loss):
+                raise FloatingPointError(f"training diverged at step {step} (loss {loss}); try a smaller --lr")
+            if bar is not None:
+                bar.update(1)
+                if step % 10 == 0 or step == config.max_steps:
+                    bar.set_postfix(loss=f"{loss:.3f}", tok_s=f"{window_steps * B * T / window_time:,.0f}",
+                                    refresh=False)
+            if step % config.eval_interval == 0 or step == config.max_steps:
+                evaluate_and_save(lr, window_steps * B * T / window_time)
+                window_time, window_steps = 0.0, 0
+    finally:
+        if bar is not None:
+            bar.close()
+    elapsed = time.perf_counter() - t_start
+    if plot and history:
+        plot_losses(history, out_dir / PLOT_NAME)
+    n = len(losses)
+    last = history[-1] if history else {}
+    return TrainResult(
+        step=step, losses=losses, history=history,
+        train_loss=last.get("train_loss"), val_loss=last.get("val_loss"),
+        tokens_per_s=n * B * T / step_time if n else 0.0,
+        ms_per_step=1000 * step_time / n if n else 0.0,
+        elapsed=elapsed, out_dir=out_dir, checkpoint=ckpt_path if ckpt_path.exists() else None,
+        model=engine.model, tokenizer=tokenizer,
+    )
+
+
+# ---- log.csv and loss.png ------------------------------------------------------------------------
+def write_log(path: Path, rows: list[dict]) -> None:
+    """Rewrite the CSV log (small: one row per evaluation), atomically."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=LOG_FIELDS)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: (f"{row[k]:.6g}" if isinstance(row[k], float) else row[k]) for k in LOG_FIELDS})
+    tmp.replace(path)
+
+
+def read_log(path: Path) -> list[dict]:
+    """Rows of a CSV log written by ``write_log``; a missing file gives no rows."""
+    if not Path(path).is_file():
+        return []
+    with open(path, newline="", encoding="utf-8") as f:
+        return [{k: (int(v) if k == "step" else float(v)) for k, v in row.items() if k in LOG_FIELDS}
+                for row in csv.DictReader(f)]
+
+
+def plot_losses(rows: list[dict], path: Path) -> Path:
+    """Training and validation loss against step, as a PNG (matplotlib's Agg canvas, no window)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6, 4), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    steps = [r["step"] for r in rows]
+    ax.plot(steps, [r["train_loss"] for r in rows], label="train")
+    ax.plot(steps, [r["val_loss"] for r in rows], label="val")
+    ax.set_xlabel("step")
+    ax.set_ylabel("loss (nats per token)")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    return path

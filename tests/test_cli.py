@@ -1,0 +1,201 @@
+"""The minigpt command: --help everywhere, one-line errors with the right exit codes, generate, lesson."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from minigpt import poetry
+from minigpt.cli import main
+from minigpt.data import KEYWORD_SEP, Corpus
+from minigpt.presets import get_preset
+from minigpt.tokenizer import CharTokenizer
+from minigpt.train import train
+
+POEMS = [  # (form, keywords, text)
+    ("五言绝句", ["明月"], "床前明月光，疑是地上霜。举头望明月，低头思故乡。"),
+    ("五言绝句", ["黄河", "楼"], "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。"),
+    ("五言绝句", ["花"], "春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。"),
+    ("五言绝句", ["江", "雪"], "千山鸟飞绝，万径人踪灭。孤舟蓑笠翁，独钓寒江雪。"),
+    ("七言绝句", ["江陵"], "朝辞白帝彩云间，千里江陵一日还。两岸猿声啼不住，轻舟已过万重山。"),
+    ("七言绝句", ["月", "江"], "月落乌啼霜满天，江枫渔火对愁眠。姑苏城外寒山寺，夜半钟声到客船。"),
+]
+
+
+def poem_corpus() -> Corpus:
+    """Six famous poems, encoded as the data module does: <bos> form <sep> keywords <sep> poem <eos>."""
+    tok = CharTokenizer(set("".join(p for *_, p in POEMS) + "".join(poetry.FORMS) + poetry.LINE_ENDS + KEYWORD_SEP))
+    ids = []
+    for form, keywords, text in POEMS * 20:
+        ids += ([tok.bos_id] + tok.encode(form) + [tok.sep_id] + tok.encode(KEYWORD_SEP.join(keywords))
+                + [tok.sep_id] + tok.encode(text) + [tok.eos_id])
+    ids = np.array(ids, dtype=np.int64)
+    return Corpus(ids[: len(ids) * 9 // 10], ids[len(ids) * 9 // 10 :], tok, "poems")
+
+
+@pytest.fixture(scope="module")
+def poems_ckpt(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("poems")
+    config = get_preset("tiny", corpus="poems", block_size=64, max_steps=60, eval_interval=60, eval_iters=2,
+                        out_dir=str(out), threads=1, device="cpu")
+    train(config, corpus=poem_corpus(), progress=False)
+    return out
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    """main(argv) -> (exit code, stdout, stderr); argparse's SystemExit counts as a return."""
+    try:
+        code = main(list(argv))
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(err: str, *needles: str) -> None:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "error:" in lines[0] and "Traceback" not in err
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("argv", [[], ["data"], ["data", "download"], ["data", "verify"], ["data", "info"],
+                                  ["train"], ["generate"], ["bench"], ["lesson"]])
+def test_help_everywhere(capsys, argv):
+    code, out, _ = run(capsys, *argv, "--help")
+    assert code == 0 and "usage: minigpt" in out
+
+
+def test_python_dash_m_works():
+    done = subprocess.run([sys.executable, "-m", "minigpt", "train", "--help"], capture_output=True, text=True)
+    assert done.returncode == 0 and "shakespeare-cpu" in done.stdout and "--resume" in done.stdout
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["train", "--max-steps", "-3"], "--max-steps"),
+    (["train", "--preset", "huge"], "invalid choice: 'huge'"),
+    (["train", "--engine", "jax"], "--engine"),
+    (["train", "--lr", "fast"], "--lr"),
+    (["generate", "--top-p", "1.5"], "top-p must be in (0, 1]"),
+    (["generate", "--top-p", "0"], "top-p must be in (0, 1]"),
+    (["generate", "--temperature", "-1"], "--temperature"),
+    (["bench", "warp"], "unknown bench section(s) warp"),
+    (["lesson", "no-such-lesson"], "unknown lesson 'no-such-lesson'; available:"),
+    (["nonsense"], "invalid choice"),
+    ([], "required"),
+])
+def test_bad_arguments_exit_2_with_one_line(capsys, argv, needle):
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert_one_line_error(err, needle)
+
+
+def test_generate_a_poem_from_form_and_keywords(capsys, poems_ckpt):
+    code, out, err = run(capsys, "generate", "--checkpoint", str(poems_ckpt), "--form", "五绝", "--keywords", "月,江",
+                         "--seed", "3", "--num-samples", "2")
+    assert code == 0, err
+    samples = out.strip().split("\n---\n")
+    assert len(samples) == 2 and all(s.strip() for s in samples)
+    assert set(out) - set("\n-") <= set(poem_corpus().tokenizer.chars)  # no special token names leak
+    assert err.count("[五言绝句: ") == 2  # a form check per sample
+    code2, out2, _ = run(capsys, "generate", "--out", str(poems_ckpt), "--form", "五言绝句", "--keywords", "月 江",
+                         "--seed", "3", "--num-samples", "2", "--no-cache", "--top-p", "0.9", "--top-k", "20")
+    assert code2 == 0 and out2.strip()
+
+
+def test_cached_and_uncached_generation_agree(capsys, poems_ckpt):
+    argv = ["generate", "--checkpoint", str(poems_ckpt), "--form", "七绝", "--keywords", "江", "--temperature", "0"]
+    _, cached, _ = run(capsys, *argv)
+    _, uncached, _ = run(capsys, *argv, "--no-cache")
+    assert cached == uncached and cached.strip()
+
+
+def test_generate_errors(capsys, poems_ckpt):
+    ckpt = str(poems_ckpt)
+    code, _, err = run(capsys, "generate", "--checkpoint", ckpt, "--form", "十四行诗", "--keywords", "月")
+    assert code == 2
+    assert_one_line_error(err, "五言绝句", "七言律诗", "十四行诗")
+    code, _, err = run(capsys, "generate", "--checkpoint", ckpt, "--form", "五绝", "--keywords", "月,Q,ж")
+    assert code == 2
+    assert_one_line_error(err, "'Q'", "'ж'")
+    code, _, err = run(capsys, "generate", "--checkpoint", ckpt, "ABC")
+    assert code == 2
+    assert_one_line_error(err, "'A' 'B' 'C'")
+    code, _, err = run(capsys, "generate", "--checkpoint", ckpt, "--form", "五绝")
+    assert code == 2
+    assert_one_line_error(err, "--keywords")
+
+
+def test_long_prompt_is_cropped_with_a_notice(capsys, poems_ckpt):
+    code, out, err = run(capsys, "generate", "--checkpoint", str(poems_ckpt), "明月" * 50, "--max-new-tokens", "5")
+    assert code == 0
+    assert "longer than the context of 64" in err and "Traceback" not in err
+    assert out.startswith("明月")
+
+
+def test_damaged_or_missing_checkpoint_exits_1(capsys, tmp_path, poems_ckpt):
+    data = (poems_ckpt / "ckpt.pt").read_bytes()
+    (tmp_path / "ckpt.pt").write_bytes(data[: len(data) // 2])
+    code, _, err = run(capsys, "generate", "--checkpoint", str(tmp_path), "--form", "五绝", "--keywords", "月")
+    assert code == 1
+    assert_one_line_error(err, "damaged")
+    code, _, err = run(capsys, "generate", "--checkpoint", str(tmp_path / "nope"))
+    assert code == 1
+    assert_one_line_error(err, "no checkpoint at")
+    code, _, err = run(capsys, "train", "--preset", "tiny", "--out", str(tmp_path), "--resume", "--no-progress")
+    assert code == 1
+    assert_one_line_error(err, "damaged")
+
+
+def test_form_needs_a_poems_checkpoint(capsys, tmp_path):
+    from test_train import text_corpus  # noqa: the sibling test module (pytest puts tests/ on sys.path)
+
+    train(get_preset("tiny", max_steps=2, eval_interval=2, eval_iters=1, out_dir=str(tmp_path), threads=1),
+          corpus=text_corpus(), progress=False)
+    code, _, err = run(capsys, "generate", "--checkpoint", str(tmp_path), "--form", "五绝", "--keywords", "月")
+    assert code == 2
+    assert_one_line_error(err, "poems", "words")
+    code, out, _ = run(capsys, "generate", "--checkpoint", str(tmp_path), "the", "--max-new-tokens", "20")
+    assert code == 0 and out.startswith("the") and len(out) > 10  # specials, if sampled, are not printed
+
+
+def test_lesson_runs_snippets_in_order(capsys, tmp_path, monkeypatch):
+    folder = tmp_path / "snippets" / "demo"
+    folder.mkdir(parents=True)
+    (folder / "02_second.py").write_text("print('two')\n")
+    (folder / "01_first.py").write_text("print('one')\n")
+    (folder / "notes.txt").write_text("not a snippet\n")
+    monkeypatch.chdir(tmp_path)
+    result = subprocess.run([sys.executable, "-m", "minigpt", "lesson", "demo"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["==>", "snippets/demo/01_first.py", "<==", "one",
+                                     "==>", "snippets/demo/02_second.py", "<==", "two"]
+    code, out, _ = run(capsys, "lesson")
+    assert code == 0 and "demo" in out
+    (folder / "03_broken.py").write_text("raise SystemExit(3)\n")
+    code, _, err = run(capsys, "lesson", "demo")
+    assert code == 1 and "03_broken.py failed with exit code 3" in err
+
+
+@pytest.mark.skipif(not (Path(os.environ.get("MINIGPT_DATA", "/nonexistent")) / "tinyshakespeare").is_dir(),
+                    reason="needs the corpora (MINIGPT_DATA)")
+def test_train_and_resume_from_the_command_line(capsys, tmp_path):
+    out = str(tmp_path / "run")
+    code, stdout, err = run(capsys, "train", "--preset", "tiny", "--max-steps", "6", "--eval-interval", "3",
+                            "--eval-iters", "1", "--out", out, "--threads", "1", "--no-progress")
+    assert code == 0, err
+    assert "step      3:" in stdout and "done: step 6" in stdout
+    code, stdout, err = run(capsys, "train", "--out", out, "--resume", "--max-steps", "9", "--no-progress")
+    assert code == 0, err
+    assert "step      9:" in stdout and "step      3:" not in stdout
+    assert (tmp_path / "run" / "loss.png").is_file()
+    code, _, err = run(capsys, "train", "--out", out, "--resume", "--batch-size", "4", "--block-size", "16",
+                       "--no-progress")
+    assert code == 1
+    assert_one_line_error(err, "block_size=32 vs 16")

@@ -14,7 +14,7 @@ from minigpt.checkpoint import CheckpointError, load_checkpoint
 from minigpt.data import Corpus
 from minigpt.presets import get_preset
 from minigpt.tokenizer import CharTokenizer
-from minigpt.train import LOG_FIELDS, TrainConfig, lr_at, resolve_device, train
+from minigpt.train import LOG_FIELDS, TrainConfig, lr_at, resolve_device, resolve_dtype, train
 
 WORDS = ("the king is dead long live the king what light through yonder window breaks "
          "to be or not to be that is the question shall i compare thee to a summer day").split()
@@ -167,3 +167,32 @@ def test_checkpoint_holds_what_resume_needs(tmp_path):
     assert set(ckpt["batch_rng"]) >= {"bit_generator", "state"}
     assert isinstance(ckpt["engine_rng"]["torch"], torch.Tensor)
     assert ckpt["model"]["wte.weight"].shape == (ckpt["model_config"]["vocab_size"], 64)
+
+
+def test_dtype_is_checked_and_resolved():
+    with pytest.raises(ValueError, match="dtype"):
+        TrainConfig(dtype="float16")
+    cpu = torch.device("cpu")
+    assert resolve_dtype("float32", cpu) == torch.float32
+    assert resolve_dtype("bfloat16", cpu) == torch.bfloat16
+    assert resolve_dtype("auto", cpu) in (torch.float32, torch.bfloat16)
+
+
+def test_bfloat16_mixed_precision_stays_close_to_float32():
+    from minigpt.config import GPTConfig
+    from minigpt.model import GPT
+
+    torch.manual_seed(0)
+    model = GPT(GPTConfig.tiny(vocab_size=50))
+    with torch.no_grad():  # larger weights than at init, so attention is far from uniform
+        for p in model.parameters():
+            if p.dim() == 2:
+                p.normal_(0, 0.2)
+    idx = torch.randint(0, 50, (4, 32))
+    _, loss32 = model(idx, idx)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        logits16, loss16 = model(idx, idx)
+    assert logits16.dtype == torch.bfloat16
+    assert abs(loss16.item() - loss32.item()) < 0.05 * loss32.item()
+    loss16.backward()  # the float32 attention path has a backward under autocast
+    assert all(p.grad is not None and torch.isfinite(p.grad).all() for p in model.parameters())

@@ -163,27 +163,28 @@ def step_ms(config, vocab_size: int, reference: bool, seconds: float = 3.0) -> f
     return 1000 * _time_steps(step, warmup=5, min_steps=20, min_seconds=seconds)
 
 
-def shakespeare_worker(steps: int | None, threads: int | None) -> dict:
+def shakespeare_worker(steps: int | None, threads: int | None, dtype: str = "auto") -> dict:
     """Run in a fresh process: train shakespeare-cpu (``steps`` steps, or the whole preset) and measure."""
     from minigpt.presets import get_preset
-    from minigpt.train import train
+    from minigpt.train import resolve_dtype, train
 
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="minigpt-bench-") as out:
-        overrides = {"out_dir": out, "threads": threads, "device": "cpu"}
+        overrides = {"out_dir": out, "threads": threads, "device": "cpu", "dtype": dtype}
         if steps is not None:  # throughput only: one evaluation at the end
             overrides.update(max_steps=steps, eval_interval=steps, eval_iters=1)
         config = get_preset("shakespeare-cpu", **overrides)
         result = train(config, progress=False, plot=steps is None)
     rss = peak_rss_mib()  # before the reference model runs: our memory alone
     same_harness = {}
-    if steps is not None:  # both models timed the same way, one after the other
+    if steps is not None and dtype == "float32":  # both models timed the same way, one after the other
         same_harness = {name: step_ms(config, result.tokenizer.vocab_size, reference=name == "reference")
                         for name in ("ours", "reference")}
     return {"same_harness_ms": same_harness, "steps": result.step, "tokens_per_s": result.tokens_per_s, "ms_per_step": result.ms_per_step,
             "val_loss": result.val_loss, "train_elapsed_s": result.elapsed,
             "process_wall_s": time.perf_counter() - t0, "peak_rss_mib": rss,
-            "threads": torch.get_num_threads(), "tokens_per_step": config.tokens_per_step}
+            "threads": torch.get_num_threads(), "tokens_per_step": config.tokens_per_step,
+            "dtype": str(resolve_dtype(dtype, torch.device("cpu"))).removeprefix("torch.")}
 
 
 def _run_worker(args: list[str]) -> dict:
@@ -197,7 +198,8 @@ def _run_worker(args: list[str]) -> dict:
 
 def bench_shakespeare(steps: int = 200, full: bool = False, threads: int | None = None) -> dict:
     extra = ["--threads", str(threads)] if threads else []
-    out = {"quick": _run_worker(["shakespeare", "--steps", str(steps), *extra])}
+    out = {"quick": _run_worker(["shakespeare", "--steps", str(steps), *extra]),
+           "quick_fp32": _run_worker(["shakespeare", "--steps", str(steps), "--dtype", "float32", *extra])}
     if full:
         out["full"] = _run_worker(["shakespeare", *extra])
     return out
@@ -348,20 +350,23 @@ def run(sections=None, full: bool = False, poems_checkpoint: str = "runs/poems-c
             f"{_mark(r['ratio'] <= TARGET_ENGINE_RATIO)}")
     if "shakespeare" in sections:
         r = bench_shakespeare(full=full, threads=threads)
-        q = r["quick"]
+        q, q32 = r["quick"], r["quick_fp32"]
         say(f"\n[shakespeare] shakespeare-cpu preset (4 layers, 4 heads, 128 wide, context 64, batch 12), "
-            f"{q['threads']} torch threads, fresh process")
-        say(f"  {q['steps']} steps: {q['ms_per_step']:.2f} ms/step, {q['tokens_per_s']:,.0f} tokens/s "
-            f"(target >= {TARGET_TOKENS_PER_S:,}: {_mark(q['tokens_per_s'] >= TARGET_TOKENS_PER_S)}); "
-            f"nanoGPT {NANOGPT_MS_PER_STEP} ms/step -> {NANOGPT_MS_PER_STEP / q['ms_per_step']:.2f}x its speed")
-        ours, ref = q["same_harness_ms"]["ours"], q["same_harness_ms"]["reference"]
-        say(f"  same step timed alone, random tokens: ours {ours:.2f} ms/step, a nanoGPT-shaped reference "
+            f"{q['threads']} torch threads, fresh process each")
+        for row in (q, q32):
+            say(f"  {row['steps']} steps, {row['dtype']:>8}: {row['ms_per_step']:.2f} ms/step, "
+                f"{row['tokens_per_s']:,.0f} tokens/s (target >= {TARGET_TOKENS_PER_S:,}: "
+                f"{_mark(row['tokens_per_s'] >= TARGET_TOKENS_PER_S)}); nanoGPT (float32) {NANOGPT_MS_PER_STEP} "
+                f"ms/step -> {NANOGPT_MS_PER_STEP / row['ms_per_step']:.2f}x its speed")
+        say(f"  (the preset's dtype is 'auto': {q['dtype']} mixed precision on this CPU)")
+        ours, ref = q32["same_harness_ms"]["ours"], q32["same_harness_ms"]["reference"]
+        say(f"  float32 step timed alone, random tokens: ours {ours:.2f} ms/step, a nanoGPT-shaped reference "
             f"(fused c_attn, exact GELU) {ref:.2f} ms/step -> ours is {ref / ours:.2f}x its speed on this machine")
         say(f"  peak RSS {q['peak_rss_mib']:.0f} MiB (target <= {TARGET_RSS_MIB}: "
             f"{_mark(q['peak_rss_mib'] <= TARGET_RSS_MIB)})")
         if "full" in r:
             f = r["full"]
-            say(f"  full run, {f['steps']} steps: val loss {f['val_loss']:.4f} (target <= {TARGET_VAL_LOSS}: "
+            say(f"  full run, {f['steps']} steps, {f['dtype']}: val loss {f['val_loss']:.4f} (target <= {TARGET_VAL_LOSS}: "
                 f"{_mark(f['val_loss'] <= TARGET_VAL_LOSS)}; nanoGPT {NANOGPT_VAL_LOSS}), "
                 f"training {f['train_elapsed_s']:.1f} s (target <= {TARGET_WALL_S:g}: "
                 f"{_mark(f['train_elapsed_s'] <= TARGET_WALL_S)}), process {f['process_wall_s']:.1f} s, "
@@ -401,8 +406,9 @@ def _worker_main(argv: list[str]) -> None:
     p.add_argument("what", choices=["shakespeare"])
     p.add_argument("--steps", type=int)
     p.add_argument("--threads", type=int)
+    p.add_argument("--dtype", default="auto")
     a = p.parse_args(argv)
-    print(json.dumps(shakespeare_worker(a.steps, a.threads)))
+    print(json.dumps(shakespeare_worker(a.steps, a.threads, a.dtype)))
 
 
 if __name__ == "__main__":

@@ -121,6 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--eval-iters", type=_positive_int, help="batches per split in each evaluation")
     t.add_argument("--seed", type=_nonneg_int, help="seed for weights, batches and dropout")
     t.add_argument("--threads", type=_positive_int, help="torch CPU threads (default: torch's choice)")
+    t.add_argument("--dtype", choices=["auto", "float32", "bfloat16"],
+                   help="matmul precision (auto: bfloat16 mixed precision where the hardware is fast at it)")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     # generate
@@ -207,7 +209,7 @@ def cmd_train(args) -> int:
         config = get_preset(args.preset or "shakespeare-cpu")
     overrides = {field: getattr(args, field) for field in (
         "engine", "device", "max_steps", "batch_size", "block_size", "lr", "min_lr", "warmup_steps",
-        "weight_decay", "grad_clip", "dropout", "eval_interval", "eval_iters", "seed", "threads")
+        "weight_decay", "grad_clip", "dropout", "eval_interval", "eval_iters", "seed", "threads", "dtype")
         if getattr(args, field) is not None}
     if args.out:
         overrides["out_dir"] = args.out

@@ -73,7 +73,14 @@ class CausalSelfAttention(nn.Module):
                 is_causal = False
         p = self.dropout if self.training else 0.0
         # softmax(q @ k^T / sqrt(hs) + mask) @ v, with dropout on the attention weights
-        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=p, is_causal=is_causal)  # (B, nh, T, hs)
+        if x.device.type == "cpu" and q.dtype in (torch.bfloat16, torch.float16):
+            # under CPU autocast: torch's bf16 attention kernels are slow (the backward most of all), and
+            # attention is a small share of the FLOPs, so it runs in float32; the projections stay bf16
+            with torch.autocast("cpu", enabled=False):
+                y = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=mask, dropout_p=p,
+                                                   is_causal=is_causal)  # (B, nh, T, hs)
+        else:
+            y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=p, is_causal=is_causal)  # (B, nh, T, hs)
         y = y.transpose(1, 2).contiguous().view(B, T, C)  # (B, nh, T, hs) -> (B, T, nh, hs) -> (B, T, C)
         return self.resid_dropout(self.c_proj(y))
 

@@ -27,6 +27,7 @@ from minigpt.config import GPTConfig
 EVAL_SEED = 20240601  # the evaluation batches never depend on the training seed: runs stay comparable
 ENGINES = ("torch", "numpy")
 DEVICES = ("auto", "cpu", "cuda", "mps")
+DTYPES = ("auto", "float32", "bfloat16")
 CORPORA = ("shakespeare", "poems")
 LOG_NAME = "log.csv"
 PLOT_NAME = "loss.png"
@@ -64,6 +65,7 @@ class TrainConfig:
     engine: str = "torch"  # "torch" or "numpy"
     device: str = "auto"  # "auto" (CUDA, then Apple MPS, then CPU), "cpu", "cuda" or "mps"; torch only
     threads: int | None = None  # torch CPU threads; None keeps torch's default
+    dtype: str = "auto"  # matmul precision (torch): "bfloat16" mixed precision, "float32", or "auto" (bf16 where fast)
 
     def __post_init__(self) -> None:
         for name in ("n_layer", "n_head", "n_embd", "block_size", "batch_size", "max_steps", "eval_interval",
@@ -92,6 +94,8 @@ class TrainConfig:
             raise ValueError(f"TrainConfig.engine must be one of {', '.join(ENGINES)}; got {self.engine!r}")
         if self.device not in DEVICES:
             raise ValueError(f"TrainConfig.device must be one of {', '.join(DEVICES)}; got {self.device!r}")
+        if self.dtype not in DTYPES:
+            raise ValueError(f"TrainConfig.dtype must be one of {', '.join(DTYPES)}; got {self.dtype!r}")
         if self.engine == "numpy" and self.device not in ("auto", "cpu"):
             raise ValueError(f"the numpy engine runs on the CPU only; got device={self.device!r}")
         self.gpt_config(vocab_size=4)  # n_embd % n_head, dropout range: GPTConfig checks them
@@ -146,6 +150,20 @@ def resolve_device(device: str = "auto") -> torch.device:
     return torch.device(device)
 
 
+def resolve_dtype(dtype: str, device: torch.device) -> torch.dtype:
+    """'auto' trains in bfloat16 mixed precision where the hardware does bf16 matmuls natively
+    (CUDA with bf16, or a CPU with AVX-512 BF16 / AMX through oneDNN), else in float32."""
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype must be one of {', '.join(DTYPES)}; got {dtype!r}")
+    if dtype != "auto":
+        return getattr(torch, dtype)
+    if device.type == "cuda":
+        return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float32
+    if device.type == "cpu" and torch.backends.mkldnn.is_available():
+        return torch.bfloat16 if torch.ops.mkldnn._is_mkldnn_bf16_supported() else torch.float32
+    return torch.float32
+
+
 def load_corpus(name: str):
     """The corpus a config names, built by ``minigpt.data``."""
     from minigpt import data
@@ -175,13 +193,19 @@ class TorchEngine:
                   {"params": no_decay, "weight_decay": 0.0}]
         self.optimizer = make_adamw(groups, config, self.device)
         self.grad_clip = config.grad_clip
+        # Mixed precision: matmuls in bfloat16, weights, optimizer state and the loss in float32.
+        self.dtype = resolve_dtype(config.dtype, self.device)
+
+    def autocast(self):
+        return torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.dtype == torch.bfloat16)
 
     def train_step(self, x: np.ndarray, y: np.ndarray, lr: float) -> float:
         for group in self.optimizer.param_groups:
             group["lr"] = lr
         x = torch.from_numpy(x).to(self.device, non_blocking=True)
         y = torch.from_numpy(y).to(self.device, non_blocking=True)
-        _, loss = self.model(x, y)
+        with self.autocast():
+            _, loss = self.model(x, y)
         loss.backward()
         if self.grad_clip > 0:
             torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.grad_clip)
@@ -192,8 +216,9 @@ class TorchEngine:
     @torch.no_grad()
     def eval_loss(self, batches: list[tuple[np.ndarray, np.ndarray]]) -> float:
         self.model.eval()
-        losses = [self.model(torch.from_numpy(x).to(self.device), torch.from_numpy(y).to(self.device))[1].item()
-                  for x, y in batches]
+        with self.autocast():
+            losses = [self.model(torch.from_numpy(x).to(self.device), torch.from_numpy(y).to(self.device))[1].item()
+                      for x, y in batches]
         self.model.train()
         return float(np.mean(losses))
 

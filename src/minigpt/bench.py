@@ -28,6 +28,8 @@ import time
 import numpy as np
 import torch
 
+from minigpt.bench_engine import time_steps
+
 SECTIONS = ("engine", "shakespeare", "generate", "poems")
 DEFAULT_SECTIONS = ("engine", "shakespeare", "generate")
 
@@ -47,59 +49,24 @@ def peak_rss_mib() -> float:
     return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
 
 
-def _time_steps(step, warmup: int, min_steps: int, min_seconds: float) -> float:
-    """Mean seconds per call of ``step()`` after ``warmup`` calls; runs at least min_steps and min_seconds."""
-    for _ in range(warmup):
-        step()
-    n, t0 = 0, time.perf_counter()
-    while n < min_steps or time.perf_counter() - t0 < min_seconds:
-        step()
-        n += 1
-    return (time.perf_counter() - t0) / n
 
 
 # ---- engine ----------------------------------------------------------------------------------------
 def bench_engine(batch_size: int = 8, seconds: float = 3.0) -> dict:
-    """ms per training step of the numpy GPT and the torch GPT on the same tiny shape and data."""
-    from minigpt import nn, optim
-    from minigpt.config import GPTConfig
-    from minigpt.model import GPT
-    from minigpt.train import TrainConfig, make_adamw
-
-    config = GPTConfig.tiny()
-    rng = np.random.default_rng(0)
-    x = rng.integers(0, config.vocab_size, (batch_size, config.block_size))  # (B, T)
-    y = rng.integers(0, config.vocab_size, (batch_size, config.block_size))
-
-    np_model = nn.GPT(config, seed=0)
-    params = np_model.parameters()
-    np_opt = optim.AdamW(params, lr=1e-3, weight_decay=0.1)
-
-    def numpy_step():
-        _, loss = np_model(x, y)
-        loss.backward()
-        optim.clip_grad_norm_(params, 1.0)
-        np_opt.step()
-        np_opt.zero_grad()
-
-    torch.manual_seed(0)
-    t_model = GPT(config)
-    t_model.load_state_dict(np_model.state_dict())  # the same weights
-    t_opt = make_adamw(t_model.parameters(), TrainConfig(), torch.device("cpu"))
-    tx, ty = torch.from_numpy(x), torch.from_numpy(y)
-
-    def torch_step():
-        _, loss = t_model(tx, ty)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(t_model.parameters(), 1.0)
-        t_opt.step()
-        t_opt.zero_grad(set_to_none=True)
-
-    np_s = _time_steps(numpy_step, warmup=3, min_steps=10, min_seconds=seconds)
-    torch_s = _time_steps(torch_step, warmup=5, min_steps=20, min_seconds=seconds)
-    return {"shape": f"GPTConfig.tiny (2 layers, 4 heads, 64 wide, context 32), batch {batch_size}, float32",
-            "numpy_ms": 1000 * np_s, "torch_ms": 1000 * torch_s, "ratio": np_s / torch_s,
-            "torch_optimizer": "fused AdamW" if t_opt.defaults.get("fused") else "foreach AdamW"}
+    """ms per training step of the numpy GPT and the torch GPT on the same tiny shape, weights and data,
+    each timed in a fresh process of its own (see minigpt.bench_engine for why)."""
+    ms = {}
+    for engine in ("numpy", "torch"):
+        cmd = [sys.executable, "-m", "minigpt.bench_engine", engine, str(seconds)]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode:
+            tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+            raise RuntimeError(f"bench engine {engine} failed: {tail}")
+        ms[engine] = json.loads(done.stdout.strip().splitlines()[-1])["ms"]
+    return {"shape": f"GPTConfig.tiny (2 layers, 4 heads, 64 wide, context 32), batch {batch_size}, float32, "
+                     f"each engine in a fresh process",
+            "numpy_ms": ms["numpy"], "torch_ms": ms["torch"], "ratio": ms["numpy"] / ms["torch"],
+            "torch_optimizer": "fused AdamW"}
 
 
 # ---- shakespeare (in a subprocess) ----------------------------------------------------------------
@@ -160,7 +127,7 @@ def step_ms(config, vocab_size: int, reference: bool, seconds: float = 3.0) -> f
         opt.zero_grad(set_to_none=True)
         loss.item()
 
-    return 1000 * _time_steps(step, warmup=5, min_steps=20, min_seconds=seconds)
+    return 1000 * time_steps(step, warmup=5, min_steps=20, min_seconds=seconds)
 
 
 def shakespeare_worker(steps: int | None, threads: int | None, dtype: str = "auto") -> dict:

@@ -372,11 +372,18 @@ class Tensor:
                 f"matmul: shapes {a.shape} and {b.shape}: batch dims {a.shape[:-2]} and "
                 f"{b.shape[:-2]} cannot be broadcast together"
             ) from None
-        out_data = a.data @ b.data
+        flat = b.ndim == 2 and a.ndim > 2  # (..., M, K) @ (K, N), e.g. a Linear layer on (B, T, C)
+        if flat:  # one (B*M, K) @ (K, N) GEMM instead of a batch of small ones
+            out_data = (a.data.reshape(-1, a.shape[-1]) @ b.data).reshape(a.shape[:-1] + b.shape[-1:])
+        else:
+            out_data = a.data @ b.data
 
         def _backward(g):
             if a.requires_grad:
-                a._accumulate(g @ np.swapaxes(b.data, -1, -2))  # (..., M, N) @ (..., N, K)
+                if flat:
+                    a._accumulate((g.reshape(-1, g.shape[-1]) @ b.data.T).reshape(a.shape))  # (B*M, N) @ (N, K)
+                else:
+                    a._accumulate(g @ np.swapaxes(b.data, -1, -2))  # (..., M, N) @ (..., N, K)
             if b.requires_grad:
                 if b.ndim == 2 and g.ndim > 2:  # (B*M, K)^T @ (B*M, N): one GEMM instead of a batch
                     a2 = np.broadcast_to(a.data, g.shape[:-1] + a.shape[-1:]).reshape(-1, a.shape[-1])

@@ -106,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                             "checkpoint's own config with --resume)")
     t.add_argument("--out", help="run folder (default: the preset's, e.g. runs/shakespeare-cpu)")
     t.add_argument("--resume", action="store_true", help="continue from OUT/ckpt.pt exactly where it stopped")
+    t.add_argument("--corpus", choices=["shakespeare", "poems"], help="what to train on (default: the preset's)")
     t.add_argument("--engine", choices=["torch", "numpy"], help="which GPT to train")
     t.add_argument("--device", choices=["auto", "cpu", "cuda", "mps"], help="torch device (auto: CUDA, MPS, CPU)")
     t.add_argument("--max-steps", type=_positive_int, help="optimizer steps in all")
@@ -208,7 +209,7 @@ def cmd_train(args) -> int:
     else:
         config = get_preset(args.preset or "shakespeare-cpu")
     overrides = {field: getattr(args, field) for field in (
-        "engine", "device", "max_steps", "batch_size", "block_size", "lr", "min_lr", "warmup_steps",
+        "corpus", "engine", "device", "max_steps", "batch_size", "block_size", "lr", "min_lr", "warmup_steps",
         "weight_decay", "grad_clip", "dropout", "eval_interval", "eval_iters", "seed", "threads", "dtype")
         if getattr(args, field) is not None}
     if args.out:

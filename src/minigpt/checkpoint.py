@@ -104,7 +104,10 @@ def load_checkpoint(path: str | os.PathLike) -> dict:
             ckpt = torch.load(file, map_location="cpu", weights_only=True)
     except Exception as e:  # truncated zip, bad pickle, foreign objects...
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise CheckpointError(f"checkpoint {file} is damaged or not a minigpt checkpoint ({reason[:160]})") from None
+        if "zip archive" in reason or "central directory" in reason:
+            reason = "the file is truncated or not a torch zip archive"
+        reason = reason.split(". ")[0][:120]
+        raise CheckpointError(f"checkpoint {file} is damaged or not a minigpt checkpoint ({reason})") from None
     if not isinstance(ckpt, dict) or ckpt.get("format") != FORMAT:
         raise CheckpointError(f"{file} is not a minigpt checkpoint")
     if ckpt.get("version") != VERSION:

@@ -401,3 +401,19 @@ def test_reshape_to_incompatible_size_raises():
         Tensor(np.zeros((2, 3))).permute(1, 0).view(4, -1)
     with pytest.raises(ValueError, match="6 elements"):
         Tensor(np.zeros((2, 3))).reshape(-1, 4)
+
+
+def test_gradients_that_share_one_array_stay_independent():
+    # add hands the same gradient array to both inputs; neither may see the other's later changes
+    a = Tensor(np.ones((2, 3)), requires_grad=True)
+    b = Tensor(np.ones((2, 3)), requires_grad=True)
+    (a + b).sum().backward()
+    a.grad *= 0.5  # what gradient clipping does, in place
+    assert np.array_equal(b.grad, np.ones((2, 3)))
+    # an intermediate that receives one array twice (y + y) accumulates 2g, and a leaf used through
+    # a view and an index still gets every contribution
+    x = Tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    y = x.reshape(3, 2)
+    z = (y + y).sum() + x[0].sum() + x[np.array([1, 1])].sum()
+    z.backward()
+    assert np.array_equal(x.grad, np.array([[3.0, 3.0, 3.0], [4.0, 4.0, 4.0]]))

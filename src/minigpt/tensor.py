@@ -118,6 +118,7 @@ class Tensor:
             raise TypeError(f"only floating-point tensors can require a gradient, got dtype {data.dtype}")
         self.data: np.ndarray = data
         self.grad: np.ndarray | None = None
+        self._grad_owned = False  # False while .grad borrows an array another tensor may also hold
         self.requires_grad = bool(requires_grad)
         self._prev: tuple[Tensor, ...] = ()
         self._backward: Callable[[np.ndarray], None] | None = None
@@ -142,9 +143,26 @@ class Tensor:
             return
         g = _unbroadcast(np.asarray(g), self.shape)
         if self.grad is None:
-            self.grad = np.array(g, dtype=self.dtype, copy=True)
-        else:
+            if self._prev:  # an intermediate result: borrow g, copy only if a second gradient arrives
+                self.grad = g if g.dtype == self.dtype else g.astype(self.dtype)
+                self._grad_owned = g.dtype != self.dtype
+            else:  # a leaf: optimizers and clipping may change its .grad in place, so it gets its own
+                self.grad = np.array(g, dtype=self.dtype, copy=True)
+                self._grad_owned = True
+        elif self._grad_owned:
             self.grad += g
+        else:
+            self.grad = self.grad + g
+            self._grad_owned = True
+
+    def _own_grad(self) -> np.ndarray:
+        """``self.grad`` as an array this tensor alone may write into (zeros if there is none yet)."""
+        if self.grad is None:
+            self.grad = np.zeros_like(self.data)
+        elif not self._grad_owned:
+            self.grad = self.grad.copy()
+        self._grad_owned = True
+        return self.grad
 
     def _lift(self, other) -> "Tensor":
         """Turn a number or array into a Tensor of our dtype (so 0.5 * x stays float32)."""
@@ -602,12 +620,11 @@ class Tensor:
         def _backward(g):
             if not self.requires_grad:
                 return
-            if self.grad is None:
-                self.grad = np.zeros_like(self.data)
+            grad = self._own_grad()
             if advanced:  # repeated indices must add up: np.add.at, not +=
-                np.add.at(self.grad, idx, g)
+                np.add.at(grad, idx, g)
             else:
-                self.grad[idx] += g
+                grad[idx] += g
 
         return Tensor._make(np.asarray(out_data), (self,), _backward, "getitem")
 

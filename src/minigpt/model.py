@@ -55,9 +55,13 @@ class CausalSelfAttention(nn.Module):
         positions start .. start+T-1 and attend to every cached position before them."""
         B, T, C = x.shape
         nh, hs = self.n_head, C // self.n_head
-        q = self.c_q(x).view(B, T, nh, hs).transpose(1, 2)  # (B, T, C) -> (B, nh, T, hs)
-        k = self.c_k(x).view(B, T, nh, hs).transpose(1, 2)  # (B, nh, T, hs)
-        v = self.c_v(x).view(B, T, nh, hs).transpose(1, 2)  # (B, nh, T, hs)
+        # c_q, c_k and c_v in one matmul: the same numbers as three, but one bigger (faster) kernel
+        weight = torch.cat([self.c_q.weight, self.c_k.weight, self.c_v.weight])  # (3C, C)
+        bias = None if self.c_q.bias is None else torch.cat([self.c_q.bias, self.c_k.bias, self.c_v.bias])
+        q, k, v = F.linear(x, weight, bias).split(C, dim=2)  # (B, T, 3C) -> 3 x (B, T, C)
+        q = q.view(B, T, nh, hs).transpose(1, 2)  # (B, T, C) -> (B, nh, T, hs)
+        k = k.view(B, T, nh, hs).transpose(1, 2)  # (B, nh, T, hs)
+        v = v.view(B, T, nh, hs).transpose(1, 2)  # (B, nh, T, hs)
         mask, is_causal = None, True
         if kv is not None:
             k_buf, v_buf = kv

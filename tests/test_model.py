@@ -373,3 +373,16 @@ def test_generation_speed_reports_tokens_per_second():
     m = make(dtype=torch.float32)
     assert generation_speed(m, prompt_len=4, new_tokens=8, use_cache=True) > 0
     assert generation_speed(m, prompt_len=4, new_tokens=8, use_cache=False) > 0
+
+
+def test_generate_leaves_no_stale_stacked_qkv_weights():
+    torch.manual_seed(0)
+    model = GPT(GPTConfig.tiny(vocab_size=30))
+    idx = torch.randint(0, 30, (1, 5))
+    model.generate(idx, 3, temperature=0)
+    assert all(block.attn._qkv_cache is None for block in model.blocks)
+    with torch.no_grad():  # an optimizer step changes weights in place after generation
+        model.blocks[0].attn.c_k.weight.add_(0.5)
+    fresh = GPT(GPTConfig.tiny(vocab_size=30))
+    fresh.load_state_dict(model.state_dict())
+    assert torch.equal(model(idx)[0], fresh(idx)[0])

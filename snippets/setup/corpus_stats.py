@@ -8,6 +8,11 @@ print(f"kept: {stats.kept:,} (notes cut out of {stats.notes_stripped:,})")
 for form, n in sorted(stats.forms.items(), key=lambda kv: -kv[1]):
     print(f"  {form if form != 'None' else 'other shapes'}: {n:,}")
 
-for corpus in (poem_corpus(), shakespeare_corpus()):
+poems, shakespeare = poem_corpus(), shakespeare_corpus()
+n_train, n_val = poems.info["poems_train"], poems.info["poems_val"]
+print(f"poems: {n_train:,} train + {n_val:,} val poems ({n_val / (n_train + n_val):.0%} held out)")
+chars, split = shakespeare.info["characters"], shakespeare.info["split_at"]
+print(f"shakespeare: {chars:,} characters, the first {split / chars:.0%} for training")
+for corpus in (poems, shakespeare):
     print(f"{corpus.name}: vocab {corpus.tokenizer.vocab_size:,}, "
           f"train {len(corpus.train):,} tokens, val {len(corpus.val):,} tokens")

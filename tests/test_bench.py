@@ -16,3 +16,19 @@ def test_engine_worker_times_numpy_without_importing_torch():
 def test_engine_worker_rejects_an_unknown_engine():
     done = subprocess.run([sys.executable, "-m", "minigpt.bench_engine", "jax"], capture_output=True, text=True)
     assert done.returncode != 0 and "usage" in done.stderr
+
+
+def test_generation_is_timed_with_and_without_the_cache():
+    import torch
+
+    from minigpt.bench import time_generation
+    from minigpt.config import GPTConfig
+    from minigpt.model import GPT
+
+    torch.manual_seed(0)
+    model = GPT(GPTConfig.tiny(vocab_size=30))
+    prompt = torch.randint(0, 30, (1, 4))
+    cached, cached_tps = time_generation(model, prompt, 8, use_cache=True)
+    plain, plain_tps = time_generation(model, prompt, 8, use_cache=False)
+    assert cached_tps > 0 and plain_tps > 0
+    assert cached.shape == (1, 12) and torch.equal(cached, plain)

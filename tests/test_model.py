@@ -8,7 +8,7 @@ import torch
 from torch.nn import functional as F
 
 from minigpt.config import GPTConfig
-from minigpt.model import GPT, CausalSelfAttention, _sample, generation_speed
+from minigpt.model import GPT, CausalSelfAttention, _sample
 
 
 def make(seed=0, dtype=torch.float64, **overrides):
@@ -367,12 +367,6 @@ def test_generate_uses_eval_mode_and_restores_training():
     b = m.generate(prompt, 10, temperature=0.0, use_cache=False)
     assert m.training
     assert torch.equal(a, b)
-
-
-def test_generation_speed_reports_tokens_per_second():
-    m = make(dtype=torch.float32)
-    assert generation_speed(m, prompt_len=4, new_tokens=8, use_cache=True) > 0
-    assert generation_speed(m, prompt_len=4, new_tokens=8, use_cache=False) > 0
 
 
 def test_generate_leaves_no_stale_stacked_qkv_weights():

@@ -28,7 +28,7 @@ import time
 import numpy as np
 import torch
 
-from minigpt.bench_engine import time_steps
+from minigpt.bench_engine import time_steps, torch_train_step
 
 SECTIONS = ("engine", "shakespeare", "generate", "poems")
 DEFAULT_SECTIONS = ("engine", "shakespeare", "generate")
@@ -121,15 +121,7 @@ def step_ms(config, vocab_size: int, reference: bool, seconds: float = 3.0) -> f
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=True)
     x = torch.randint(0, vocab_size, (config.batch_size, config.block_size))
     y = torch.randint(0, vocab_size, (config.batch_size, config.block_size))
-
-    def step():
-        _, loss = model(x, y)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-        loss.item()
-
+    step = torch_train_step(model, opt, x, y)
     return 1000 * time_steps(step, warmup=5, min_steps=20, min_seconds=seconds)
 
 
@@ -176,6 +168,14 @@ def bench_shakespeare(steps: int = 200, full: bool = False, threads: int | None 
 
 
 # ---- generation -------------------------------------------------------------------------------------
+def time_generation(model, prompt: torch.Tensor, new_tokens: int, use_cache: bool):
+    """(tokens, tokens per second) of greedy ``model.generate`` from ``prompt``, after a short warm-up."""
+    model.generate(prompt, min(new_tokens, 8), temperature=0.0, use_cache=use_cache)  # warm-up
+    t0 = time.perf_counter()
+    out = model.generate(prompt, new_tokens, temperature=0.0, use_cache=use_cache)
+    return out, (out.size(1) - prompt.size(1)) * prompt.size(0) / (time.perf_counter() - t0)
+
+
 def bench_generate(new_tokens: int = 256, checkpoint: str | None = "runs/poems-cpu") -> dict:
     """KV cache vs none: tokens/s of greedy generation on the poems model's shape, one row."""
     from minigpt.model import GPT
@@ -203,16 +203,10 @@ def bench_generate(new_tokens: int = 256, checkpoint: str | None = "runs/poems-c
     prompt = torch.tensor([[1]])  # <bos>
     block_size = model.config.block_size
 
-    def run(use_cache: bool, n: int):
-        model.generate(prompt, 8, temperature=0.0, use_cache=use_cache)  # warm-up
-        t0 = time.perf_counter()
-        out = model.generate(prompt, n, temperature=0.0, use_cache=use_cache)
-        return out, n / (time.perf_counter() - t0)
-
     rows = []
     for n in dict.fromkeys((new_tokens, 2 * block_size)):  # within the context, then well past it
-        cached, cached_tps = run(True, n)
-        plain, plain_tps = run(False, n)
+        cached, cached_tps = time_generation(model, prompt, n, use_cache=True)
+        plain, plain_tps = time_generation(model, prompt, n, use_cache=False)
         rows.append({"new_tokens": n, "context": block_size, "cached_tok_s": cached_tps, "uncached_tok_s": plain_tps,
                      "speedup": cached_tps / plain_tps, "identical": bool(torch.equal(cached, plain))})
     c = model.config
@@ -241,7 +235,7 @@ def _val_prompts(corpus) -> list[tuple[str, list[int]]]:
 def bench_poems(checkpoint: str = "runs/poems-cpu", samples: int = 200, temperature: float = 0.8) -> dict:
     from minigpt import poetry
     from minigpt.data import poem_corpus
-    from minigpt.sample import load_model
+    from minigpt.sample import decode_rows, load_model
 
     model, tokenizer, ckpt = load_model(checkpoint)
     corpus = poem_corpus()
@@ -281,9 +275,8 @@ def bench_poems(checkpoint: str = "runs/poems-cpu", samples: int = 200, temperat
             idx = torch.tensor(group)  # (n, length): same length, so one batch
             out = model.generate(idx, block_size - length, temperature=temperature, stop=tokenizer.eos_id,
                                  generator=generator)
-            for row in out[:, length:].tolist():
-                row = row[: row.index(tokenizer.eos_id)] if tokenizer.eos_id in row else row
-                results[form].append(poetry.check_form(tokenizer.decode(row, skip_special=True), form).ok)
+            for text in decode_rows(tokenizer, out[:, length:].tolist()):
+                results[form].append(poetry.check_form(text, form).ok)
     n = sum(len(r) for r in results.values())
     return {"checkpoint": ckpt["path"], "step": int(ckpt["step"]), "val_loss": val_loss,
             "val_tokens": count, "samples": n, "temperature": temperature,

@@ -65,16 +65,22 @@ def torch_step_ms(batch_size: int = 8, seconds: float = 3.0) -> float:
     model = GPT(config)
     model.load_state_dict(np_model.state_dict())
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.1, fused=True)
-    tx, ty = torch.from_numpy(x), torch.from_numpy(y)
+    step = torch_train_step(model, opt, torch.from_numpy(x), torch.from_numpy(y))
+    return 1000 * time_steps(step, warmup=5, min_steps=20, min_seconds=seconds)
+
+
+def torch_train_step(model, opt, x, y):
+    """One step of a torch GPT as the benchmarks time it: forward, backward, clip to 1, AdamW."""
+    import torch
 
     def step():
-        _, loss = model(tx, ty)
+        _, loss = model(x, y)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         opt.zero_grad(set_to_none=True)
 
-    return 1000 * time_steps(step, warmup=5, min_steps=20, min_seconds=seconds)
+    return step
 
 
 if __name__ == "__main__":

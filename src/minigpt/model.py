@@ -7,7 +7,6 @@ other's `state_dict()` and must produce the same logits on the same weights.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
@@ -380,15 +379,3 @@ def _sample(logits: torch.Tensor, temperature: float, top_k, top_p, generator) -
         logits = torch.full_like(logits, float("-inf")).scatter(-1, order, sorted_logits)
     probs = F.softmax(logits, dim=-1)  # (B, V)
     return torch.multinomial(probs, num_samples=1, generator=generator)  # (B, 1)
-
-
-def generation_speed(model: GPT, prompt_len: int, new_tokens: int, use_cache: bool, batch_size: int = 1) -> float:
-    """Tokens per second that model.generate produces (greedy, random prompt, after one warm-up)."""
-    g = torch.Generator().manual_seed(0)
-    V = model.config.vocab_size
-    prompt = torch.randint(0, V, (batch_size, prompt_len), generator=g).to(model.wte.weight.device)
-    model.generate(prompt, min(new_tokens, 8), temperature=0.0, use_cache=use_cache)  # warm-up
-    t0 = time.perf_counter()
-    out = model.generate(prompt, new_tokens, temperature=0.0, use_cache=use_cache)
-    elapsed = time.perf_counter() - t0
-    return (out.size(1) - prompt_len) * batch_size / elapsed

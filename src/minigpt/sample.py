@@ -100,8 +100,13 @@ def generate_text(model, tokenizer: CharTokenizer, ids: list[int], max_new_token
     idx = torch.tensor([ids] * num_samples, dtype=torch.long, device=device)  # (N, T)
     out = model.generate(idx, max_new_tokens, temperature=temperature, top_k=top_k, top_p=top_p,
                          use_cache=use_cache, stop=tokenizer.eos_id if stop_at_eos else None, generator=generator)
+    return decode_rows(tokenizer, out[:, len(ids):].tolist(), stop_at_eos)
+
+
+def decode_rows(tokenizer: CharTokenizer, rows: list[list[int]], stop_at_eos: bool = True) -> list[str]:
+    """Generated ids -> text, each row cut before its first ``<eos>``, special tokens left out."""
     texts = []
-    for row in out[:, len(ids):].tolist():
+    for row in rows:
         if stop_at_eos and tokenizer.eos_id in row:
             row = row[: row.index(tokenizer.eos_id)]
         texts.append(tokenizer.decode(row, skip_special=True))

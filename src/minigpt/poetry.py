@@ -1,18 +1,55 @@
-"""The four regulated forms of Tang poetry, checked by shape.
+"""The four regulated forms of Tang poetry: their shape, rhyme and tones, and checks of each.
 
-A *line* (句) is a run of characters closed by one punctuation mark from ``LINE_ENDS``.
+Shape. A *line* (句) is a run of characters closed by one punctuation mark from ``LINE_ENDS``.
 The source data stores a couplet (联) per entry, "床前明月光，疑是地上霜。", which is two lines:
 "床前明月光，" and "疑是地上霜。". A couplet is "xxxxx，xxxxx。": its first line ends in a pause
-(，；？！) and its second in a full stop (。？！).
+(，；？！) and its second in a full stop (。？！). A jueju (绝句) is 4 lines, a lüshi (律诗) 8;
+wuyan (五言) lines have 5 characters, qiyan (七言) lines 7 (``check_form``).
 
-A jueju (绝句) is 4 lines, a lüshi (律诗) is 8 lines; wuyan (五言) lines have 5 characters, qiyan
-(七言) lines 7. Only the shape is checked: tone patterns and rhyme are not.
+Rhyme (押韵, ``check_rhyme``), with the 平水韵 groups of ``minigpt.rhyme``:
+
+- the last characters of the even lines (2, 4, 6, 8) must all be in one group, and, since all
+  four forms are regulated verse (近体诗), a 平声 (level-tone) group. A poem whose even lines
+  share only a 仄声 group (江雪: 绝/灭/雪, 入声九屑) rhymes, but is not regulated: it fails;
+- a character in several groups (several readings, or several traditional characters merged
+  into one simplified one) rhymes if any of its groups is shared; an unknown character at an
+  even line's end fails the check, naming it;
+- line 1 rhymes too when its last character is in that group (首句入韵, ``first_line``); when it
+  is not, the poem still passes: a first line may end in 仄 (不入韵) or borrow a neighbouring
+  group (首句借邻韵, common in Tang verse). 邻韵 (neighbouring groups) never count otherwise:
+  the even lines must share one group exactly.
+
+Tones (平仄, ``check_tones``). A 五言 line has one of four standard patterns, named by the tone
+of its second character and its ending: 仄仄平平仄, 平平仄仄平, 平平平仄仄, 仄仄仄平平; a 七言
+line puts two characters of the opposite tone in front (平平仄仄平平仄 …). A poem's pattern
+follows from its first line by 对 (within a couplet, the second line takes the opposite tones at
+positions 2 and 4, and 6 in 七言, and ends in 平) and 粘 (the next couplet's first line takes the
+tones of the line before at those positions and ends in 仄). So each form has four standard patterns
+(``tone_patterns``): 平起 or 仄起 (line 1's second character) × 首句入韵 or 不入韵 (line 1 ends in
+平 and rhymes, or in 仄). The freedom is plain 一三五不论: positions 1 and 3 of a 五言 line, 1, 3
+and 5 of a 七言 line are free (``FREE_POSITIONS``); every other position is checked, the last
+included. 孤平, 三平尾 and 拗救 are not modelled. A character that can be 平 or 仄 matches either;
+an unknown character's position is skipped (counted in ``unknown``, not in ``checked``). The
+poem's ``share`` is, for the standard pattern that matches best, matched / checked positions;
+``ok`` when every one matches. On a tie (e.g. a character of both tones ending line 1) the
+pattern that agrees with the rhyme check's ``first_line`` wins, then the first in
+``tone_patterns``.
+
+Keywords (``check_keywords``): a keyword is found when it appears inside one line (not across a
+line break).
+
+``baseline()`` runs these checks over the real poems of the corpus: generated poems are judged
+against what real poems score with this implementation, not against 100%.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+
+from minigpt import rhyme
+from minigpt.rhyme import PING, ZE
 
 LINE_ENDS = "，。？！；"
 FIRST_LINE_ENDS = "，；？！"  # the first line of a couplet ends in a pause
@@ -41,9 +78,6 @@ _HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f
 class FormCheck:
     ok: bool  # True when the text has exactly the form's shape
     reason: str  # why not (or "ok"), in words a reader can act on
-
-    def __bool__(self) -> bool:
-        return self.ok
 
 
 def normalize_form(form: str) -> str:
@@ -108,3 +142,294 @@ def classify(text: str) -> str | None:
         if len(lines) == n_lines and len(lines[0]) - 1 == n_chars:
             return form if check_form(text, form).ok else None
     return None
+
+
+# --------------------------------------------------------------------------- tone patterns
+
+FREE_POSITIONS: dict[int, tuple[int, ...]] = {5: (1, 3), 7: (1, 3, 5)}  # 1-based, by line length: 一三五不论
+FREE = "中"  # a free position in ``TonePattern.required``: either tone
+
+# the four 五言 line patterns; a 七言 line puts the opposite of the first two tones in front
+_LINES_5 = {"A": "仄仄平平仄", "B": "平平仄仄平", "C": "平平平仄仄", "D": "仄仄仄平平"}
+_OPPOSITE = {PING: ZE, ZE: PING}
+
+
+@dataclass(frozen=True)
+class TonePattern:
+    name: str  # "平起首句入韵": the tone of line 1's second character, and whether line 1 rhymes
+    lines: tuple[str, ...]  # the standard tones, one 平/仄 per character: ("平平仄仄平", "仄仄仄平平", …)
+    required: tuple[str, ...]  # the same with the free positions as 中: ("中平中仄平", "中仄中平平", …)
+    rhyme_lines: tuple[int, ...]  # 1-based lines whose last character rhymes: (1, 2, 4) or (2, 4)
+
+
+def _line_types(first: str, n_lines: int) -> list[str]:
+    """The 五言 line types of a poem that opens with ``first``, by 对 and 粘."""
+    types = [first]
+    for i in range(1, n_lines):
+        second = _LINES_5[types[-1]][1]  # the tone of the previous line's second character
+        if i % 2:  # 对: opposite second tone, ends in 平
+            types.append("B" if second == ZE else "D")
+        else:  # 粘: same second tone, ends in 仄
+            types.append("C" if second == PING else "A")
+    return types
+
+
+@lru_cache(maxsize=None)
+def tone_patterns(form: str) -> tuple[TonePattern, ...]:
+    """The four standard 平仄 patterns of ``form``: 仄起 and 平起, each 首句不入韵 then 入韵."""
+    form = normalize_form(form)
+    n_lines, n_chars = FORMS[form]
+    free = FREE_POSITIONS[n_chars]
+    patterns = []
+    for first in ("A", "D", "C", "B"):  # 五言 仄起不入韵, 仄起入韵, 平起不入韵, 平起入韵
+        lines = []
+        for t in _line_types(first, n_lines):
+            five = _LINES_5[t]
+            lines.append(five if n_chars == 5 else _OPPOSITE[five[0]] * 2 + five)
+        required = tuple("".join(FREE if i in free else tone for i, tone in enumerate(line, 1)) for line in lines)
+        rhymes_first = lines[0][-1] == PING
+        name = f"{lines[0][1]}起首句{'入韵' if rhymes_first else '不入韵'}"
+        rhyme_lines = ((1,) if rhymes_first else ()) + tuple(range(2, n_lines + 1, 2))
+        patterns.append(TonePattern(name, tuple(lines), required, rhyme_lines))
+    order = {"仄起首句不入韵": 0, "仄起首句入韵": 1, "平起首句不入韵": 2, "平起首句入韵": 3}
+    return tuple(sorted(patterns, key=lambda p: order[p.name]))
+
+
+def rhyme_lines(form: str) -> tuple[int, ...]:
+    """The 1-based lines whose last characters must share one 平声 group: the even lines."""
+    return tuple(range(2, FORMS[normalize_form(form)][0] + 1, 2))
+
+
+# --------------------------------------------------------------------------- checks
+
+
+@dataclass(frozen=True)
+class RhymeCheck:
+    ok: bool  # the even lines' last characters share one 平声 group
+    group: str | None  # the group they share ("下平声七阳"), 平 or 仄; None when they share none
+    first_line: bool  # line 1's last character is in that group too (首句入韵)
+    reason: str  # "ok", or what is off, naming the line
+
+
+@dataclass(frozen=True)
+class ToneCheck:
+    ok: bool  # every checked position follows the best pattern
+    share: float  # matched / checked (0.0 when nothing could be checked)
+    matched: int  # checked positions whose character can take the required tone
+    checked: int  # fixed (not free) positions whose character the rhyme book lists
+    unknown: int  # fixed positions skipped because the book does not list the character
+    pattern: str  # the best-matching standard pattern's name: "仄起首句不入韵"
+    mismatches: tuple[tuple[int, int], ...]  # (line, position), 1-based, where the tone is wrong
+
+
+@dataclass(frozen=True)
+class KeywordCheck:
+    ok: bool  # every keyword was found
+    found: tuple[str, ...]  # in the order given
+    missing: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PoemCheck:
+    form: FormCheck
+    rhyme: RhymeCheck | None  # None when the form is off (there are no lines to rhyme)
+    tones: ToneCheck | None  # None when the form is off
+    keywords: KeywordCheck
+
+
+def _bodies(text: str, form: str) -> list[str]:
+    """The lines of ``text`` without their punctuation; ValueError when it does not have the form's shape."""
+    shape = check_form(text, form)
+    if not shape.ok:
+        raise ValueError(f"text is not a {normalize_form(form)}: {shape.reason}")
+    return [line[:-1] for line in split_lines(text)]
+
+
+def _in_order(names) -> list[str]:
+    order = rhyme.table().names
+    return sorted(names, key=order.index)
+
+
+def _rhyme(bodies: list[str]) -> RhymeCheck:
+    t = rhyme.table()
+    common: frozenset[str] | None = None
+    for line in range(2, len(bodies) + 1, 2):
+        char = bodies[line - 1][-1]
+        groups = t.groups_of.get(char)
+        if not groups:
+            return RhymeCheck(False, None, False, f"line {line} ends in {char}, which the 平水韵 book does not list")
+        if common is not None and not common & groups:
+            return RhymeCheck(False, None, False,
+                              f"line {line} ends in {char} ({'/'.join(_in_order(groups))}), which shares no group "
+                              f"with the even lines before it ({'/'.join(_in_order(common))})")
+        common = groups if common is None else common & groups
+    first = t.groups_of.get(bodies[0][-1], frozenset())
+    level = [g for g in _in_order(common) if t.tone_of[g] == PING]
+    if not level:
+        group = _in_order(common)[0]
+        return RhymeCheck(False, group, group in first,
+                          f"the even lines rhyme in {group}, a 仄声 group; regulated verse rhymes in 平声")
+    group = next((g for g in level if g in first), level[0])  # the reading line 1 shares, if any
+    return RhymeCheck(True, group, group in first, "ok")
+
+
+_BITS = {PING: 1, ZE: 2}  # a tone as a bit; a character's tones are the OR of its readings' bits
+
+
+@lru_cache(maxsize=1)
+def _tone_bits() -> dict[str, int]:
+    return {c: sum(_BITS[t] for t in tones) for c, tones in rhyme.table().tones_of.items()}
+
+
+@lru_cache(maxsize=None)
+def _fixed(patterns: tuple[TonePattern, ...]) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]]:
+    """The fixed positions (line, position; 0-based) of ``patterns``, and each pattern's tone bit at each."""
+    cells = tuple((i, j) for i, line in enumerate(patterns[0].required) for j, need in enumerate(line) if need != FREE)
+    return cells, tuple(tuple(_BITS[p.required[i][j]] for i, j in cells) for p in patterns)
+
+
+def _tones(bodies: list[str], patterns: tuple[TonePattern, ...], first_line_rhymes: bool) -> ToneCheck:
+    bits = _tone_bits()
+    cells, needs = _fixed(patterns)
+    have = [bits.get(bodies[i][j], 0) for i, j in cells]  # 0: unknown, skipped
+    checked = sum(1 for h in have if h)
+    ranked = []
+    for k, (p, need) in enumerate(zip(patterns, needs)):
+        bad = [c for c, n, h in zip(cells, need, have) if h and not n & h]
+        # fewest mismatches; on a tie, the pattern that agrees with whether line 1 rhymes, then the first
+        ranked.append((len(bad), (1 in p.rhyme_lines) != first_line_rhymes, k, bad))
+    _, _, best, wrong = min(ranked)
+    matched = checked - len(wrong)
+    return ToneCheck(ok=checked > 0 and not wrong, share=matched / checked if checked else 0.0, matched=matched,
+                     checked=checked, unknown=len(cells) - checked, pattern=patterns[best].name,
+                     mismatches=tuple((i + 1, j + 1) for i, j in wrong))
+
+
+def check_rhyme(text: str, form: str) -> RhymeCheck:
+    """Do the even lines of ``text`` end in one 平声 group of 平水韵? (rules: module docstring)"""
+    return _rhyme(_bodies(text, form))
+
+
+def check_tones(text: str, form: str) -> ToneCheck:
+    """How closely ``text`` follows the best of the form's standard 平仄 patterns (rules: module docstring)."""
+    bodies = _bodies(text, form)
+    return _tones(bodies, tone_patterns(form), _rhyme(bodies).first_line)
+
+
+def parse_keywords(keywords) -> tuple[str, ...]:
+    """Keywords as a tuple of words, from a list of str or one str split at spaces, commas or 、."""
+    if isinstance(keywords, str):
+        keywords = [w for w in re.split(r"[\s,，、;；]+", keywords) if w]
+    if not isinstance(keywords, (list, tuple)) or not all(isinstance(w, str) for w in keywords):
+        raise TypeError(f"keywords must be a str or a list of str, got {keywords!r}")
+    words = tuple(w.strip() for w in keywords)
+    if not all(words):
+        raise ValueError(f"keywords must be non-empty words, got {keywords!r}")
+    return words
+
+
+def check_keywords(text: str, keywords) -> KeywordCheck:
+    """Which of ``keywords`` (see ``parse_keywords``) appear inside one line of ``text``."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    words = parse_keywords(keywords)
+    lines = split_lines(text)
+    found = tuple(w for w in words if any(w in line for line in lines))
+    missing = tuple(w for w in words if w not in found)
+    return KeywordCheck(not missing, found, missing)
+
+
+def check_poem(text: str, form: str, keywords=()) -> PoemCheck:
+    """Every check of ``text`` as a poem of ``form`` asked to use ``keywords``: shape, rhyme, tones, keywords."""
+    shape = check_form(text, form)
+    keys = check_keywords(text, keywords)
+    if not shape.ok:
+        return PoemCheck(shape, None, None, keys)
+    bodies = [line[:-1] for line in split_lines(text)]
+    rhymes = _rhyme(bodies)
+    return PoemCheck(shape, rhymes, _tones(bodies, tone_patterns(form), rhymes.first_line), keys)
+
+
+# --------------------------------------------------------------------------- the real-poem baseline
+
+
+@dataclass(frozen=True)
+class Baseline:
+    form: str
+    poems: int  # real poems of this form
+    form_ok: float  # share with the form's shape (1.0 for the corpus: its forms are assigned by shape)
+    rhyme_any: float  # share whose even lines share one 平水韵 group, 平 or 仄 (RhymeCheck.group)
+    rhyme_ok: float  # share whose even lines share one 平声 group (RhymeCheck.ok)
+    first_line: float  # share of the rhyme_ok poems whose line 1 rhymes too
+    tones_ok: float  # share following a standard pattern at every checked position (ToneCheck.ok)
+    tone_share: float  # mean ToneCheck.share
+    rhyme_chance: float  # control: rhyme_ok once the even lines' last characters are shuffled among poems
+    tone_chance: float  # control: mean tone share once each poem's characters are shuffled within it
+    unknown: float  # share of characters the rhyme book does not list
+
+
+CONTROL_POEMS = 2000  # poems per form the two controls shuffle (a random sample, by ``seed``)
+
+
+def baseline(poems=None, seed: int = 0) -> dict[str, Baseline]:
+    """The checks' scores on real poems, per form: what a generated poem is judged against.
+
+    ``poems``: objects with ``.text`` and ``.form`` (``data.Poem``), default ``data.load_poems()``;
+    poems of no form are skipped. ``seed`` fixes the two controls' sample and shuffles.
+    """
+    import random
+
+    if poems is None:
+        from minigpt.data import load_poems  # data imports this module: import it only when needed
+
+        poems = load_poems()
+    rng = random.Random(seed)
+    known = rhyme.table().groups_of
+    by_form: dict[str, list[str]] = {f: [] for f in FORMS}
+    for p in poems:
+        if p.form is not None:
+            by_form[normalize_form(p.form)].append(p.text)
+    result = {}
+    for form, texts in by_form.items():
+        if not texts:
+            continue
+        patterns = tone_patterns(form)
+        checks = [check_poem(t, form) for t in texts]
+        shaped = [[line[:-1] for line in split_lines(t)] for t, c in zip(texts, checks) if c.form.ok]
+        rhymes = [c.rhyme for c in checks if c.form.ok]
+        tone = [c.tones for c in checks if c.form.ok]
+        # the controls, on up to CONTROL_POEMS of the poems: chance levels need no more
+        sample = rng.sample(shaped, min(len(shaped), CONTROL_POEMS))
+        # control 1: the even lines' last characters dealt out at random among the sampled poems
+        ends = [b[i][-1] for b in sample for i in range(1, len(b), 2)]
+        rng.shuffle(ends)
+        dealt = iter(ends)
+        chance = [_rhyme([b[i][:-1] + next(dealt) if i % 2 else b[i] for i in range(len(b))]) for b in sample]
+        # control 2: each poem's characters shuffled within it, lines kept at their length
+        shuffled = []
+        for b in sample:
+            chars = list("".join(b))
+            rng.shuffle(chars)
+            n = len(b[0])
+            shuffled.append(_tones(["".join(chars[i : i + n]) for i in range(0, len(chars), n)], patterns, False))
+        n_chars = sum(len(b) * len(b[0]) for b in shaped)
+        ok = [r for r in rhymes if r.ok]
+        result[form] = Baseline(
+            form=form,
+            poems=len(texts),
+            form_ok=len(shaped) / len(texts),
+            rhyme_any=_mean(r.group is not None for r in rhymes),
+            rhyme_ok=_mean(r.ok for r in rhymes),
+            first_line=_mean(r.first_line for r in ok),
+            tones_ok=_mean(t.ok for t in tone),
+            tone_share=_mean(t.share for t in tone),
+            rhyme_chance=_mean(r.ok for r in chance),
+            tone_chance=_mean(t.share for t in shuffled),
+            unknown=sum(c not in known for b in shaped for line in b for c in line) / max(1, n_chars),
+        )
+    return result
+
+
+def _mean(values) -> float:
+    values = list(values)
+    return sum(values) / len(values) if values else 0.0

@@ -12,7 +12,8 @@ import torch
 from minigpt import checkpoint
 from minigpt.checkpoint import CheckpointError, load_checkpoint, resolve, save_checkpoint
 from minigpt.config import GPTConfig
-from minigpt.model import GPT
+from minigpt.convert import to_numpy
+from minigpt.gpt_torch import GPT
 
 
 def payload(step: int = 3, n_embd: int = 16) -> dict:
@@ -35,7 +36,7 @@ def test_round_trip_is_weights_only_safe(tmp_path):
     assert ckpt["batch_rng"] == np.random.default_rng(3).bit_generator.state
     assert torch.equal(ckpt["optimizer"]["exp_avg"][0], torch.arange(3.0, dtype=torch.float64))
     assert ckpt["optimizer"]["step"] == 3 and type(ckpt["optimizer"]["step"]) is int
-    assert checkpoint.to_numpy(ckpt["optimizer"])["exp_avg"][0].tolist() == [0.0, 1.0, 2.0]
+    assert to_numpy(ckpt["optimizer"])["exp_avg"][0].tolist() == [0.0, 1.0, 2.0]
     assert oct(path.stat().st_mode & 0o777) == oct(0o644)
     assert resolve(tmp_path) == path
 
@@ -93,7 +94,7 @@ def test_foreign_files_are_refused(tmp_path):
 
 
 def test_checkpoint_from_another_config_is_a_clear_error(tmp_path):
-    from minigpt.sample import load_model
+    from minigpt.generate import load_model
 
     save_checkpoint(tmp_path / "ckpt.pt", payload(n_embd=16))
     model, tok, ckpt = load_model(tmp_path)
@@ -105,7 +106,7 @@ def test_checkpoint_from_another_config_is_a_clear_error(tmp_path):
     bigger = GPT(GPTConfig(vocab_size=10, block_size=8, n_layer=1, n_head=2, n_embd=32))
     with pytest.raises(CheckpointError) as e:
         checkpoint.load_state(bigger, ckpt["model"], ckpt["path"])
-    assert "shape mismatch" in one_line(e) and "does not fit" in str(e.value)
+    assert "wpe.weight has shape (8, 16), the model (8, 32)" in one_line(e) and "does not fit" in str(e.value)
     # a checkpoint whose stored config lies about its weights
     lying = payload(n_embd=16)
     lying["model_config"]["n_embd"] = 32

@@ -26,6 +26,8 @@ POEMS = [  # (form, keywords, text)
     ("七言绝句", ["月", "江"], "月落乌啼霜满天，江枫渔火对愁眠。姑苏城外寒山寺，夜半钟声到客船。"),
 ]
 
+ROOT = Path(__file__).resolve().parents[1]
+
 
 def poem_corpus() -> Corpus:
     """Six famous poems, encoded as the data module does: <bos> form <sep> keywords <sep> poem <eos>."""
@@ -66,8 +68,8 @@ def assert_one_line_error(err: str, *needles: str) -> None:
 
 
 @pytest.mark.parametrize("argv", [[], ["data"], ["data", "download"], ["data", "verify"], ["data", "info"],
-                                  ["train"], ["generate"], ["bench"], ["lesson"]])
-def test_help_everywhere(capsys, argv):
+                                  ["train"], ["generate"], ["lesson"]])
+def test_help_everywhere(capsys, argv):  # minigpt bench --help: tests/test_bench.py
     code, out, _ = run(capsys, *argv, "--help")
     assert code == 0 and "usage: minigpt" in out
 
@@ -82,10 +84,9 @@ def test_python_dash_m_works():
     (["train", "--preset", "huge"], "invalid choice: 'huge'"),
     (["train", "--engine", "jax"], "--engine"),
     (["train", "--lr", "fast"], "--lr"),
-    (["generate", "--top-p", "1.5"], "top-p must be in (0, 1]"),
-    (["generate", "--top-p", "0"], "top-p must be in (0, 1]"),
+    (["generate", "--top-p", "1.5"], "argument --top-p: top_p must be in (0, 1], got '1.5'"),
+    (["generate", "--top-p", "0"], "argument --top-p: top_p must be in (0, 1], got '0'"),
     (["generate", "--temperature", "-1"], "--temperature"),
-    (["bench", "warp"], "unknown bench section(s) warp"),
     (["lesson", "no-such-lesson"], "unknown lesson 'no-such-lesson'; available:"),
     (["nonsense"], "invalid choice"),
     ([], "required"),
@@ -178,9 +179,23 @@ def test_lesson_runs_snippets_in_order(capsys, tmp_path, monkeypatch):
                                      "==>", "snippets/demo/02_second.py", "<==", "two"]
     code, out, _ = run(capsys, "lesson")
     assert code == 0 and "demo" in out
-    (folder / "03_broken.py").write_text("raise SystemExit(3)\n")
+    (folder / "03_answer_spoiler.py").write_text("print('the answer')\n")
+    (folder / "tensor.py").write_text("print('a lesson module, imported by the scripts, never run')\n")
+    result = subprocess.run([sys.executable, "-m", "minigpt", "lesson", "demo"], capture_output=True, text=True)
+    assert "answer" not in result.stdout and "lesson module" not in result.stdout
+    result = subprocess.run([sys.executable, "-m", "minigpt", "lesson", "demo", "--answers"], capture_output=True,
+                            text=True)
+    assert result.stdout.split()[-4:] == ["==>", "snippets/demo/03_answer_spoiler.py", "<==", "the", "answer"][-4:]
+    (folder / "04_broken.py").write_text("raise SystemExit(3)\n")
     code, _, err = run(capsys, "lesson", "demo")
-    assert code == 1 and "03_broken.py failed with exit code 3" in err
+    assert code == 1 and "04_broken.py failed with exit code 3" in err
+
+
+def test_every_lesson_of_the_repository_is_listed_setup_too(capsys):
+    code, out, _ = run(capsys, "lesson")
+    listed = out.split(":", 1)[1].replace(",", " ").split()
+    with_scripts = sorted(p.parent.name for p in (ROOT / "snippets").glob("*/[0-9][0-9]_*.py"))
+    assert code == 0 and listed == sorted(set(with_scripts)) and "setup" in listed
 
 
 @pytest.mark.skipif(not (Path(os.environ.get("MINIGPT_DATA", "/nonexistent")) / "tinyshakespeare").is_dir(),
@@ -199,3 +214,18 @@ def test_train_and_resume_from_the_command_line(capsys, tmp_path):
                        "--no-progress")
     assert code == 1
     assert_one_line_error(err, "block_size=32 vs 16")
+
+
+def test_help_and_the_numpy_engine_never_import_torch():
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "minigpt", "--help"], capture_output=True, text=True)
+    assert done.returncode == 0 and "torch" not in done.stderr
+    numpy_side = "import sys, minigpt.gpt, minigpt.nn, minigpt.optim, minigpt.sampling, minigpt.convert, minigpt.exercises"
+    done = subprocess.run([sys.executable, "-c", numpy_side + "; print('torch' in sys.modules)"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
+def test_imports_flow_one_way_nothing_imports_the_cli():
+    importers = [p.name for p in (ROOT / "src" / "minigpt").glob("*.py")
+                 if p.name not in ("cli.py", "__main__.py") and "minigpt.cli" in p.read_text(encoding="utf-8")]
+    assert importers == []

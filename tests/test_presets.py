@@ -48,10 +48,10 @@ def test_poems_cpu_context_holds_a_conditioned_qilv():
     assert c.corpus == "poems"
 
 
-def test_tiny_matches_the_lessons_shape():
+def test_tiny_preset_matches_the_default_gpt_config():
     from minigpt.config import GPTConfig
 
     c = get_preset("tiny")
-    t = GPTConfig.tiny()
+    t = GPTConfig()
     assert (c.n_layer, c.n_head, c.n_embd, c.block_size) == (t.n_layer, t.n_head, t.n_embd, t.block_size)
     assert c.max_steps * c.batch_size * c.block_size < 100_000  # seconds, not minutes

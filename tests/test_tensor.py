@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from minigpt.tensor import Tensor, cat, contiguous_strides, flat_offset, no_grad, stack
+from minigpt.tensor import Tensor, contiguous_strides, flat_offset, no_grad
 
 SETTINGS = settings(max_examples=25, deadline=None)
 RTOL, ATOL = 1e-10, 1e-12
@@ -50,7 +50,6 @@ BINARY = {
     "sub": (lambda a, b: a - b, {}),
     "mul": (lambda a, b: a * b, {}),
     "div": (lambda a, b: a / b, {"away": True}),
-    "pow": (lambda a, b: a**b, {"positive": True}),
 }
 
 
@@ -69,7 +68,7 @@ def test_binary_ops_broadcast_like_torch(name, shapes, seed):
     [
         lambda a: 2.5 + a, lambda a: a + 2.5, lambda a: 3.0 - a, lambda a: a - 3.0, lambda a: 0.5 * a,
         lambda a: a * 0.5, lambda a: 1.5 / a, lambda a: a / 4.0, lambda a: a**2, lambda a: a**3.5,
-        lambda a: a**-1.5, lambda a: 2.0**a, lambda a: -a,
+        lambda a: a**-1.5, lambda a: -a,
     ],
 )
 @SETTINGS
@@ -94,11 +93,6 @@ def matmul_shapes(draw):
     m, k, n = draw(st.integers(1, 5)), draw(st.integers(1, 5)), draw(st.integers(1, 5))
     a = batch.input_shapes[0] + (m, k)
     b = batch.input_shapes[1] + (k, n)
-    vector = draw(st.sampled_from(["none", "a", "b"]))
-    if vector == "a":
-        a = (k,)
-    elif vector == "b":
-        b = (k,)
     return a, b
 
 
@@ -113,6 +107,11 @@ def test_matmul_batched_and_broadcast_like_torch(ab, seed):
 def test_matmul_of_linear_layer_shapes():
     x, w = randn(0, (2, 3, 5)), randn(1, (4, 5))
     compare(lambda x, w: x @ w.T, lambda x, w: x @ w.T, [x, w])
+
+
+def test_pow_takes_a_number_exponent_only():
+    with pytest.raises(TypeError, match="p must be a number"):
+        Tensor(np.ones(2)) ** Tensor(np.ones(2))
 
 
 def test_matmul_shape_mismatch_names_both_shapes():
@@ -157,10 +156,9 @@ def test_sum_over_several_dims():
 UNARY = {
     "exp": (lambda x: x.exp(), lambda x: x.exp(), False),
     "log": (lambda x: x.log(), lambda x: x.log(), True),
-    "sqrt": (lambda x: x.sqrt(), lambda x: x.sqrt(), True),
     "tanh": (lambda x: x.tanh(), lambda x: x.tanh(), False),
     "relu": (lambda x: x.relu(), lambda x: x.relu(), False),
-    "neg": (lambda x: x.neg(), lambda x: x.neg(), False),
+    "neg": (lambda x: -x, lambda x: -x, False),
     "gelu": (lambda x: x.gelu(), lambda x: torch.nn.functional.gelu(x, approximate="tanh"), False),
     "softmax": (lambda x: x.softmax(dim=-1), lambda x: x.softmax(dim=-1), False),
     "softmax0": (lambda x: x.softmax(dim=0), lambda x: x.softmax(dim=0), False),
@@ -253,42 +251,6 @@ def test_masked_fill_like_torch(shapes, seed):
             [randn(seed, x_shape)], seed)
 
 
-@st.composite
-def cat_case(draw):
-    shape = list(draw(shapes))
-    dim = draw(st.integers(0, len(shape) - 1))
-    sizes = draw(st.lists(st.integers(1, 4), min_size=1, max_size=3))
-    return shape, dim, sizes
-
-
-@SETTINGS
-@given(case=cat_case(), seed=seeds)
-def test_cat_and_split_like_torch(case, seed):
-    shape, dim, sizes = case
-    arrays = []
-    for i, s in enumerate(sizes):
-        shape[dim] = s
-        arrays.append(randn(seed + i, tuple(shape)))
-    compare(lambda *xs: cat(xs, dim) * 2, lambda *xs: torch.cat(xs, dim) * 2, arrays, seed)
-    compare(lambda *xs: stack(xs, 0) * 2, lambda *xs: torch.stack(xs, 0) * 2, arrays[:1] * 2, seed)
-    whole = np.concatenate(arrays, axis=dim)
-    for spec in (sizes, 2):
-        ours = lambda x: cat([p * (i + 1) for i, p in enumerate(x.split(spec, dim))], dim)  # noqa: E731
-        theirs = lambda x: torch.cat([p * (i + 1) for i, p in enumerate(x.split(spec, dim))], dim)  # noqa: E731
-        compare(ours, theirs, [whole], seed)
-
-
-def test_split_a_fused_projection_into_q_k_v():
-    qkv = Tensor(np.arange(2 * 3 * 12, dtype=np.float64).reshape(2, 3, 12), requires_grad=True)
-    q, k, v = qkv.split(4, dim=2)
-    assert q.shape == k.shape == v.shape == (2, 3, 4)
-    np.testing.assert_array_equal(k.data, qkv.data[:, :, 4:8])
-    (q * 1.0 + k * 2.0 + v * 3.0).sum().backward()
-    np.testing.assert_array_equal(qkv.grad[0, 0], [1] * 4 + [2] * 4 + [3] * 4)
-    with pytest.raises(ValueError, match="sum to 11"):
-        qkv.split([4, 4, 3], dim=2)
-
-
 # --- graph mechanics ---------------------------------------------------------------------------
 
 
@@ -339,7 +301,7 @@ def test_float32_by_default_and_scalars_do_not_promote():
     x = Tensor([1.0, 2.0], requires_grad=True)
     assert x.dtype == np.float32
     y = ((x * 0.5 + 1.0) / 3.0 - 2.0) ** 2
-    y = (np.float64(2.0) * y).gelu().exp().sqrt().tanh().softmax(-1) @ Tensor(np.ones((2, 2), np.float32))
+    y = (np.float64(2.0) * y).gelu().exp().tanh().softmax(-1).reshape(1, 2) @ Tensor(np.ones((2, 2), np.float32))
     assert y.dtype == np.float32
     y.sum().backward()
     assert x.grad.dtype == np.float32

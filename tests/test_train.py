@@ -100,7 +100,7 @@ def test_resume_refuses_another_shape_or_engine(tmp_path):
 
 
 def test_numpy_checkpoint_loads_into_torch_model(tmp_path):
-    from minigpt.sample import load_model
+    from minigpt.generate import load_model
 
     corpus = text_corpus()
     result = train(tiny(tmp_path, engine="numpy", max_steps=3, eval_interval=3), corpus=corpus, progress=False)
@@ -180,10 +180,10 @@ def test_dtype_is_checked_and_resolved():
 
 def test_bfloat16_mixed_precision_stays_close_to_float32():
     from minigpt.config import GPTConfig
-    from minigpt.model import GPT
+    from minigpt.gpt_torch import GPT
 
     torch.manual_seed(0)
-    model = GPT(GPTConfig.tiny(vocab_size=50))
+    model = GPT(GPTConfig(vocab_size=50))
     with torch.no_grad():  # larger weights than at init, so attention is far from uniform
         for p in model.parameters():
             if p.dim() == 2:
@@ -194,5 +194,5 @@ def test_bfloat16_mixed_precision_stays_close_to_float32():
         logits16, loss16 = model(idx, idx)
     assert logits16.dtype == torch.bfloat16
     assert abs(loss16.item() - loss32.item()) < 0.05 * loss32.item()
-    loss16.backward()  # the float32 attention path has a backward under autocast
+    loss16.backward()  # the whole model has a backward under autocast
     assert all(p.grad is not None and torch.isfinite(p.grad).all() for p in model.parameters())

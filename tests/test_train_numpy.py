@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from minigpt.config import GPTConfig
-from minigpt.nn import GPT
+from minigpt.gpt import GPT
 from minigpt.optim import AdamW
 
 FILES = ["poet.tang.0.json", "poet.tang.1000.json"]  # 2,000 poems, about 4,300 distinct characters
@@ -34,7 +34,7 @@ def poems() -> np.ndarray:
 
 def train(data: np.ndarray, steps: int, seed: int = 0, lr: float = 3e-3, batch: int = 8) -> list[float]:
     vocab = int(data.max()) + 1
-    config = GPTConfig.tiny(vocab_size=vocab)
+    config = GPTConfig(vocab_size=vocab)
     model = GPT(config, seed=seed)
     opt = AdamW(model.parameters(), lr=lr)
     rng = np.random.default_rng(seed)

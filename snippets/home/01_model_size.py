@@ -2,7 +2,7 @@ import torch
 
 from minigpt.config import GPTConfig
 from minigpt.data import poem_corpus
-from minigpt.model import GPT
+from minigpt.gpt_torch import GPT
 from minigpt.presets import get_preset
 
 ours = get_preset("poems-cpu").gpt_config(vocab_size=poem_corpus().tokenizer.vocab_size)

@@ -3,9 +3,9 @@ import math
 import numpy as np
 
 from minigpt.config import GPTConfig
-from minigpt.nn import MultiHeadAttention
+from minigpt.gpt import MultiHeadAttention
 
-config = GPTConfig.tiny()  # n_embd=64, n_head=4, n_layer=2
+config = GPTConfig()  # n_embd=64, n_head=4, n_layer=2
 attn = MultiHeadAttention(config, rng=np.random.default_rng(0))
 
 print(f"n_embd={config.n_embd} n_head={config.n_head} head_size={config.head_size} n_layer={config.n_layer}")

@@ -2,7 +2,7 @@ import math
 
 import numpy as np
 
-from minigpt.nn import causal_mask
+from minigpt.gpt import causal_mask
 from minigpt.tensor import Tensor
 
 np.set_printoptions(precision=4, suppress=True)

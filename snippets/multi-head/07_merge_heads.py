@@ -1,6 +1,6 @@
 import numpy as np
 
-from minigpt.nn import merge_heads, split_heads
+from minigpt.gpt import merge_heads, split_heads
 from minigpt.tensor import Tensor
 
 B, T, C, nh = 1, 3, 8, 2

@@ -1,10 +1,10 @@
 import numpy as np
 
 from minigpt.config import GPTConfig
-from minigpt.nn import MultiHeadAttention
+from minigpt.gpt import MultiHeadAttention
 from minigpt.tensor import Tensor
 
-config = GPTConfig.tiny()
+config = GPTConfig()
 attn = MultiHeadAttention(config, rng=np.random.default_rng(0))
 hs = config.head_size
 rng = np.random.default_rng(1)

@@ -3,10 +3,10 @@ import math
 import numpy as np
 
 from minigpt.config import GPTConfig
-from minigpt.nn import MultiHeadAttention, causal_mask, merge_heads, split_heads
+from minigpt.gpt import MultiHeadAttention, causal_mask, merge_heads, split_heads
 from minigpt.tensor import Tensor
 
-config = GPTConfig.tiny()  # C=64, nh=4, hs=16
+config = GPTConfig()  # C=64, nh=4, hs=16
 attn = MultiHeadAttention(config, rng=np.random.default_rng(0))
 B, T, C = 2, 8, config.n_embd
 nh, hs = config.n_head, config.head_size

@@ -1,9 +1,9 @@
 import numpy as np
 
 from minigpt.config import GPTConfig
-from minigpt.nn import MultiHeadAttention
+from minigpt.gpt import MultiHeadAttention
 
-config = GPTConfig.tiny()
+config = GPTConfig()
 attn = MultiHeadAttention(config, rng=np.random.default_rng(0))
 C = config.n_embd
 

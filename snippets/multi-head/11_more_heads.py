@@ -1,12 +1,12 @@
 import numpy as np
 
 from minigpt.config import GPTConfig
-from minigpt.nn import MultiHeadAttention
+from minigpt.gpt import MultiHeadAttention
 
-T = 32  # block_size of GPTConfig.tiny
+T = 32  # block_size of the default GPTConfig()
 print("n_head  head_size  parameters  scores per sequence (nh*T*T)")
 for n_head in (1, 2, 4, 8, 16):
-    config = GPTConfig.tiny(n_head=n_head)  # n_embd stays 64
+    config = GPTConfig(n_head=n_head)  # n_embd stays 64
     attn = MultiHeadAttention(config, rng=np.random.default_rng(0))
     n_params = sum(p.numel() for p in attn.parameters())
     print(f"{n_head:>6}  {config.head_size:>9}  {n_params:>10,}  {n_head * T * T:>8,}")

@@ -3,10 +3,10 @@ import torch
 import torch.nn.functional as F
 
 from minigpt.config import GPTConfig
-from minigpt.nn import MultiHeadAttention
+from minigpt.gpt import MultiHeadAttention
 from minigpt.tensor import Tensor
 
-config = GPTConfig.tiny()
+config = GPTConfig()
 attn = MultiHeadAttention(config, rng=np.random.default_rng(0)).to(np.float64)
 rng = np.random.default_rng(1)
 # weights larger than the init, so each head's weights are far from uniform

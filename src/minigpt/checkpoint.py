@@ -12,13 +12,13 @@ previous checkpoint as it was.
 from __future__ import annotations
 
 import os
-import tempfile
 import warnings
 from pathlib import Path
-from typing import Any
 
-import numpy as np
 import torch
+
+from minigpt.convert import to_torch
+from minigpt.files import atomic_write
 
 FORMAT = "minigpt-checkpoint"
 VERSION = 1
@@ -36,61 +36,12 @@ def resolve(path: str | os.PathLike) -> Path:
     return path / FILENAME if path.is_dir() else path
 
 
-def to_torch(obj: Any) -> Any:
-    """Copy of ``obj`` with every numpy array (and numpy scalar) turned into a torch tensor / number."""
-    if isinstance(obj, np.ndarray):
-        return torch.from_numpy(np.ascontiguousarray(obj)).clone()
-    if isinstance(obj, np.generic):
-        return obj.item()
-    if isinstance(obj, dict):
-        return {k: to_torch(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(to_torch(v) for v in obj)
-    return obj
-
-
-def to_numpy(obj: Any) -> Any:
-    """Copy of ``obj`` with every torch tensor turned into a numpy array (the inverse of ``to_torch``)."""
-    if isinstance(obj, torch.Tensor):
-        return obj.detach().cpu().numpy().copy()
-    if isinstance(obj, dict):
-        return {k: to_numpy(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(to_numpy(v) for v in obj)
-    return obj
-
-
 def save_checkpoint(path: str | os.PathLike, ckpt: dict) -> Path:
     """Write ``ckpt`` to ``path`` atomically (temporary file, fsync, rename). Returns the path."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"format": FORMAT, "version": VERSION, **to_torch(ckpt)}
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            torch.save(payload, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp made it private; a checkpoint is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)  # make the rename itself durable
+    with atomic_write(path) as f:
+        torch.save({"format": FORMAT, "version": VERSION, **to_torch(ckpt)}, f)
     return path
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # Windows cannot open folders; the rename is still atomic there
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def load_checkpoint(path: str | os.PathLike) -> dict:
@@ -131,9 +82,14 @@ def check_compatible(ckpt: dict, model_config: dict, what: str = "the config") -
 
 
 def load_state(model, state: dict, path: str = "") -> None:
-    """``model.load_state_dict(state)`` with shape/key errors turned into one-line ``CheckpointError``s."""
-    try:
-        model.load_state_dict(state)
-    except (RuntimeError, ValueError, KeyError) as e:
-        first = " ".join(str(e).split())
-        raise CheckpointError(f"checkpoint {path} does not fit the model: {first[:300]}") from None
+    """``model.load_state_dict(state)`` for either engine, after checking names and shapes: a mismatch is one
+    line naming the first keys that differ (nothing is loaded then)."""
+    own = {k: tuple(v.shape) for k, v in model.state_dict().items()}
+    problems = [f"missing {k}" for k in own if k not in state]
+    problems += [f"unexpected {k}" for k in state if k not in own]
+    problems += [f"{k} has shape {tuple(state[k].shape)}, the model {own[k]}"
+                 for k in own if k in state and tuple(state[k].shape) != own[k]]
+    if problems:
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        raise CheckpointError(f"checkpoint {path} does not fit the model: {'; '.join(problems[:3])}{more}")
+    model.load_state_dict(state)

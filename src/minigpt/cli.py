@@ -47,7 +47,22 @@ def _number(convert, accept, rule: str):
 _positive_int = _number(int, lambda v: v >= 1, "expected a positive integer")
 _nonneg_int = _number(int, lambda v: v >= 0, "expected an integer >= 0")
 _nonneg_float = _number(float, lambda v: v >= 0, "expected a number >= 0")
-_top_p = _number(float, lambda v: 0.0 < v <= 1.0, "top-p must be in (0, 1]")
+
+
+def _sampling(name: str):
+    """An argparse type for --temperature or --top-p, checked by minigpt.sampling's own rule."""
+
+    def parse(text: str) -> float:
+        from minigpt.sampling import check_sampling
+
+        try:
+            value = float(text)
+            check_sampling(**{name: value})
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e).split(", got")[0] + f", got {text!r}") from None
+        return value
+
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--max-steps", type=_positive_int, help="optimizer steps in all")
     t.add_argument("--batch-size", type=_positive_int, help="sequences per step")
     t.add_argument("--block-size", type=_positive_int, help="context length in tokens")
+    t.add_argument("--n-layer", type=_positive_int, help="Transformer blocks")
+    t.add_argument("--n-head", type=_positive_int, help="attention heads per block (must divide --n-embd)")
+    t.add_argument("--n-embd", type=_positive_int, help="width of the residual stream")
     t.add_argument("--lr", type=_nonneg_float, help="peak learning rate")
     t.add_argument("--min-lr", type=_nonneg_float, help="learning rate at the end of the cosine")
     t.add_argument("--warmup-steps", type=_nonneg_int, help="linear warmup steps")
@@ -119,33 +137,25 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--keywords", help="1 to 3 words, separated by commas, spaces or 、 (e.g. 月,江)")
     g.add_argument("--max-new-tokens", type=_positive_int, help="tokens to generate (default: 500 for text, "
                                                                 "up to the context's end for poems)")
-    g.add_argument("--temperature", type=_nonneg_float, default=0.8, help="0 is greedy (default 0.8)")
+    g.add_argument("--temperature", type=_sampling("temperature"), default=0.8, help="0 is greedy (default 0.8)")
     g.add_argument("--top-k", type=_positive_int, help="sample among the k most likely tokens")
-    g.add_argument("--top-p", type=_top_p, help="sample among the most likely tokens whose probability "
+    g.add_argument("--top-p", type=_sampling("top_p"), help="sample among the most likely tokens whose probability "
                                                 "reaches p, in (0, 1]")
     g.add_argument("--num-samples", type=_positive_int, default=1, help="how many samples (default 1)")
     g.add_argument("--seed", type=_nonneg_int, default=0, help="sampling seed (default 0)")
     g.add_argument("--no-cache", action="store_true", help="recompute the whole context each step (no KV cache)")
     g.add_argument("--device", choices=["auto", "cpu", "cuda", "mps"], default="cpu", help="default cpu")
 
-    # bench
-    from minigpt.bench import DEFAULT_SECTIONS, SECTIONS
-
-    b = sub.add_parser("bench", help="measure speed side by side on this machine",
-                       description="Measure on this machine, side by side: "
-                                   "engine (numpy vs torch ms/step), shakespeare (tokens/s, peak RSS; --full: "
-                                   "the whole 2000-step run), generate (KV cache vs none), poems (needs a trained "
-                                   f"checkpoint). Default: {' '.join(DEFAULT_SECTIONS)}.")
-    b.add_argument("sections", nargs="*", metavar="SECTION", help=f"any of: {', '.join(SECTIONS)}")
-    b.add_argument("--full", action="store_true", help="shakespeare: also train the full preset run")
-    b.add_argument("--poems-checkpoint", default="runs/poems-cpu", help="poems: checkpoint or run folder")
-    b.add_argument("--samples", type=_positive_int, default=200, help="poems: samples for the form check")
-    b.add_argument("--threads", type=_positive_int, help="torch CPU threads (default: torch's choice)")
+    # bench: the benchmarks live beside the package (benchmarks/run.py) and parse their own arguments
+    sub.add_parser("bench", add_help=False, help="measure speed and quality side by side on this machine "
+                                                 "(minigpt bench --help for the sections)")
 
     # lesson
-    les = sub.add_parser("lesson", help="run a lesson's snippets in order",
-                         description="Run snippets/<slug>/NN_*.py in order, printing a header per file.")
+    les = sub.add_parser("lesson", help="run a lesson's scripts in order",
+                         description="Run snippets/<slug>/NN_*.py in order, printing a header per file. "
+                                     "Exercise answers (NN_answer_*.py) are left out unless --answers.")
     les.add_argument("slug", nargs="?", help="lesson slug (omit to list them)")
+    les.add_argument("--answers", action="store_true", help="also run the exercise answers")
     return parser
 
 
@@ -183,14 +193,15 @@ def cmd_train(args) -> int:
 
     from minigpt.checkpoint import load_checkpoint
     from minigpt.presets import get_preset
-    from minigpt.train import TrainConfig, train
+    from minigpt.config import TrainConfig
+    from minigpt.train import train
 
     if args.preset is None and args.resume and args.out:
         config = TrainConfig.from_dict(load_checkpoint(args.out)["train_config"])
     else:
         config = get_preset(args.preset or "shakespeare-cpu")
     overrides = {field: getattr(args, field) for field in (
-        "corpus", "engine", "device", "max_steps", "batch_size", "block_size", "lr", "min_lr", "warmup_steps",
+        "corpus", "engine", "device", "max_steps", "batch_size", "block_size", "n_layer", "n_head", "n_embd", "lr", "min_lr", "warmup_steps",
         "weight_decay", "grad_clip", "dropout", "eval_interval", "eval_iters", "seed", "threads", "dtype")
         if getattr(args, field) is not None}
     if args.out:
@@ -210,7 +221,7 @@ def cmd_train(args) -> int:
 def cmd_generate(args) -> int:
     from minigpt import poetry
     from minigpt.presets import PRESETS
-    from minigpt.sample import corpus_of, crop, encode_prompt, generate_text, load_model
+    from minigpt.generate import corpus_of, crop, encode_prompt, generate_text, load_model
 
     wants_poem = args.form is not None or args.keywords is not None
     path = args.checkpoint or PRESETS["poems-cpu" if wants_poem else "shakespeare-cpu"].out_dir
@@ -241,36 +252,35 @@ def cmd_generate(args) -> int:
     return 0
 
 
-def cmd_bench(args) -> int:
-    from minigpt.bench import SECTIONS, run
-
-    unknown = [s for s in args.sections if s not in SECTIONS]
-    if unknown:
-        raise UsageError(f"unknown bench section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
-    return run(args.sections or None, full=args.full, poems_checkpoint=args.poems_checkpoint,
-               samples=args.samples, threads=args.threads)
+def cmd_bench(args, rest: list[str]) -> int:
+    script = find_repo_folder("benchmarks") / "run.py"
+    return subprocess.run([sys.executable, str(script), *rest]).returncode
 
 
-def find_snippets() -> Path | None:
-    """The ``snippets/`` folder: in the current folder or a parent, else beside the package's source."""
+def find_repo_folder(name: str) -> Path:
+    """``snippets/`` or ``benchmarks/``: in the current folder or a parent, else beside the package's source."""
     here = Path.cwd().resolve()
     for folder in (here, *here.parents, Path(__file__).resolve().parents[2]):
-        if (folder / "snippets").is_dir():
-            return folder / "snippets"
-    return None
+        if (folder / name / "").is_dir():
+            return folder / name
+    raise FileNotFoundError(f"no {name}/ folder here or above; run this from the minigpt repository")
+
+
+def lesson_scripts(folder: Path, answers: bool = False) -> list[Path]:
+    """A lesson's scripts in page order: NN_*.py, without the exercise answers NN_answer_*.py unless asked."""
+    scripts = sorted(folder.glob("[0-9][0-9]_*.py"))
+    return scripts if answers else [p for p in scripts if not p.name[3:].startswith("answer")]
 
 
 def cmd_lesson(args) -> int:
-    root = find_snippets()
-    if root is None:
-        raise FileNotFoundError("no snippets/ folder here or above; run this from the minigpt repository")
-    slugs = sorted(p.name for p in root.iterdir() if p.is_dir() and any(p.glob("[0-9][0-9]_*.py")))
+    root = find_repo_folder("snippets")
+    slugs = sorted(p.name for p in root.iterdir() if p.is_dir() and lesson_scripts(p))
     if args.slug is None:
         print("lessons: " + (", ".join(slugs) if slugs else "(none)"))
         return 0
     if args.slug not in slugs:
         raise UsageError(f"unknown lesson {args.slug!r}; available: {', '.join(slugs) or '(none)'}")
-    for file in sorted((root / args.slug).glob("[0-9][0-9]_*.py")):
+    for file in lesson_scripts(root / args.slug, args.answers):
         print(f"==> {file.relative_to(root.parent)} <==", flush=True)
         done = subprocess.run([sys.executable, str(file)], cwd=root.parent)
         if done.returncode:
@@ -280,16 +290,17 @@ def cmd_lesson(args) -> int:
     return 0
 
 
-COMMANDS = {"data": cmd_data, "train": cmd_train, "generate": cmd_generate, "bench": cmd_bench,
-            "lesson": cmd_lesson}
+COMMANDS = {"data": cmd_data, "train": cmd_train, "generate": cmd_generate, "lesson": cmd_lesson}
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``minigpt`` console script; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)  # usage errors: one line, exit 2
+    args, rest = parser.parse_known_args(argv)  # usage errors: one line, exit 2
+    if args.command != "bench" and rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
-        return COMMANDS[args.command](args)
+        return cmd_bench(args, rest) if args.command == "bench" else COMMANDS[args.command](args)
     except KeyboardInterrupt:
         print("minigpt: interrupted", file=sys.stderr)
         return 130

@@ -30,9 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from minigpt import poetry
+from minigpt.files import atomic_write
 from minigpt.manifest import (
     SHAKESPEARE_FILE,
     DataNotFoundError,
@@ -156,19 +155,6 @@ def _clean(records: list[dict]) -> tuple[list[Poem], CleanStats]:
     return poems, stats
 
 
-def _atomic_write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".part")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp made it private; a cache is readable like any file
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def load_poems(data: str | Path | None = None, cache: str | Path | bool | None = None,
                stats: bool = False):
     """Cleaned, simplified Tang poems (list[Poem]); with ``stats=True``, ``(poems, CleanStats)``.
@@ -202,7 +188,8 @@ def load_poems(data: str | Path | None = None, cache: str | Path | bool | None =
     if path is not None:
         blob = {"stats": st.to_dict(), "poems": [[p.title, p.author, p.lines, p.form] for p in poems]}
         try:
-            _atomic_write_text(path, json.dumps(blob, ensure_ascii=False, separators=(",", ":")))
+            with atomic_write(path, "w") as f:
+                f.write(json.dumps(blob, ensure_ascii=False, separators=(",", ":")))
         except OSError:
             pass  # a read-only cache only costs time on the next load
     return (poems, st) if stats else poems

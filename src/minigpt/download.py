@@ -14,12 +14,12 @@ import hashlib
 import http.client
 import os
 import socket
-import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
+from minigpt.files import atomic_write
 from minigpt.manifest import (
     DOWNLOAD_HINT,
     MANIFEST,
@@ -74,30 +74,26 @@ def _select(files) -> list[str]:
 
 
 def _fetch(url: str, target: Path, expected: str, timeout: float, bar) -> None:
-    """Stream ``url`` into a temp file beside ``target``; rename it onto ``target`` if the sha256 matches."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix="." + target.name + ".", suffix=".part")
+    """Stream ``url`` into a temp file beside ``target``; it replaces ``target`` only if the sha256 matches."""
+    request = urllib.request.Request(url, headers={"User-Agent": "minigpt-data"})
     try:
-        h, got = hashlib.sha256(), 0
-        request = urllib.request.Request(url, headers={"User-Agent": "minigpt-data"})
-        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(request, timeout=timeout) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response, atomic_write(target) as out:
             size = response.headers.get("Content-Length")
             if bar is not None:
                 bar.reset(total=int(size) if size and size.isdigit() else None)
+            h, got = hashlib.sha256(), 0
             while block := response.read(CHUNK):
                 out.write(block)
                 h.update(block)
                 got += len(block)
                 if bar is not None:
                     bar.update(len(block))
-        if size and size.isdigit() and got != int(size):
-            raise DownloadError(f"incomplete download of {url}: got {got} of {size} bytes "
-                                f"(the connection dropped; nothing was written)")
-        if h.hexdigest() != expected:
-            raise DownloadError(f"checksum mismatch for {url}: expected {expected}, got {h.hexdigest()} "
-                                f"(corrupted or truncated download; nothing was written)")
-        os.chmod(tmp, 0o644)  # mkstemp made it private
-        os.replace(tmp, target)
+            if size and size.isdigit() and got != int(size):
+                raise DownloadError(f"incomplete download of {url}: got {got} of {size} bytes "
+                                    f"(the connection dropped; nothing was written)")
+            if h.hexdigest() != expected:
+                raise DownloadError(f"checksum mismatch for {url}: expected {expected}, got {h.hexdigest()} "
+                                    f"(corrupted or truncated download; nothing was written)")
     except urllib.error.HTTPError as e:
         raise DownloadError(f"HTTP {e.code} {e.reason} for {url}") from e
     except urllib.error.URLError as e:
@@ -106,8 +102,6 @@ def _fetch(url: str, target: Path, expected: str, timeout: float, bar) -> None:
         raise DownloadError(f"timed out after {timeout} s fetching {url}") from e
     except (OSError, http.client.HTTPException) as e:  # e.g. the connection dropped mid-file
         raise DownloadError(f"failed fetching {url}: {e!r}") from e
-    finally:
-        Path(tmp).unlink(missing_ok=True)  # gone already when the rename happened
 
 
 def download(dest: str | Path | None = None, progress: bool = True, files=None,

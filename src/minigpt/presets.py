@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from minigpt.train import TrainConfig
+from minigpt.config import TrainConfig
 
 PRESETS: dict[str, TrainConfig] = {
     # nanoGPT's laptop run of shakespeare_char: 4 layers, 4 heads, 128 wide, context 64, batch 12,
@@ -38,7 +38,7 @@ PRESETS: dict[str, TrainConfig] = {
         batch_size=8, max_steps=3000, lr=3e-3, min_lr=3e-4, warmup_steps=100, weight_decay=0.1,
         beta2=0.99, grad_clip=1.0, eval_interval=500, eval_iters=20, out_dir="runs/poems-cpu",
     ),
-    # Seconds on a laptop: the lessons' GPTConfig.tiny shape, for tests and pages.
+    # Seconds on a laptop: the default GPTConfig() shape (2 layers, 4 heads, 64 wide, context 32), for tests and pages.
     "tiny": TrainConfig(
         corpus="shakespeare", n_layer=2, n_head=4, n_embd=64, block_size=32, dropout=0.0,
         batch_size=8, max_steps=200, lr=3e-3, min_lr=3e-4, warmup_steps=20, weight_decay=0.1,

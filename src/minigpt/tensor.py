@@ -6,13 +6,14 @@ and adds (``+=``) the gradient with respect to each input. ``Tensor.backward()``
 sorts the graph topologically and runs those functions in reverse: the chain rule.
 
 Names follow PyTorch (``reshape``, ``permute``, ``masked_fill``, ``softmax(dim=-1)``)
-so that what a reader learns here carries over to torch.
+so that what a reader learns here carries over to torch. Part 1 of the course builds
+this file lesson by lesson (``snippets/<lesson>/tensor.py``).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -33,9 +34,7 @@ class no_grad:
         _grad_enabled = self._previous
 
 
-# --- row-major storage (the first lesson shows these) ------------------------------
-
-
+# --8<-- [start:strides]
 def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
     """Strides, in elements, of a row-major (C-order) array of this shape.
 
@@ -54,22 +53,26 @@ def flat_offset(index: Sequence[int], strides: Sequence[int], offset: int = 0) -
     if len(index) != len(strides):
         raise ValueError(f"index has {len(index)} coordinates but strides has {len(strides)}")
     return offset + sum(int(i) * int(s) for i, s in zip(index, strides))
+# --8<-- [end:strides]
 
 
-# --- helpers -----------------------------------------------------------------------
+# --8<-- [start:unbroadcast]
+def unbroadcast(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Sum the gradient ``g`` back to ``shape``: undo numpy broadcasting in the backward pass.
 
-
-def _unbroadcast(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """Sum ``g`` back to ``shape``: undo numpy broadcasting in the backward pass."""
+    Broadcasting copied the input along the dims it added in front and along its size-1 dims,
+    so each copy's gradient must be added up: (B, T, C) -> (C,) sums over B and T.
+    """
     if g.shape == shape:
         return g
     extra = g.ndim - len(shape)
-    if extra > 0:
+    if extra > 0:  # dims broadcasting added in front
         g = g.sum(axis=tuple(range(extra)))
-    axes = tuple(i for i, size in enumerate(shape) if size == 1 and g.shape[i] != 1)
-    if axes:
-        g = g.sum(axis=axes, keepdims=True)
+    stretched = tuple(i for i, size in enumerate(shape) if size == 1 and g.shape[i] != 1)
+    if stretched:  # dims of size 1 that broadcasting stretched
+        g = g.sum(axis=stretched, keepdims=True)
     return g.reshape(shape)
+# --8<-- [end:unbroadcast]
 
 
 def _shape_arg(shape) -> tuple[int, ...]:
@@ -77,14 +80,6 @@ def _shape_arg(shape) -> tuple[int, ...]:
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = shape[0]
     return tuple(int(s) for s in shape)
-
-
-def _fits(shape: tuple[int, ...], n: int) -> bool:
-    """Whether ``n`` elements can take ``shape`` (which may hold one -1)."""
-    known = math.prod(s for s in shape if s != -1)
-    if -1 in shape:
-        return known > 0 and n % known == 0 or n == 0
-    return known == n
 
 
 def _is_float(dtype) -> bool:
@@ -104,28 +99,20 @@ class Tensor:
     def __init__(self, data, requires_grad: bool = False, dtype=None):
         if isinstance(data, Tensor):
             data = data.data
-        if dtype is not None:
-            data = np.asarray(data, dtype=dtype)
-        elif isinstance(data, (np.ndarray, np.generic)):
-            data = np.asarray(data)
-            if _is_float(data.dtype) and data.dtype not in (np.float32, np.float64):
-                data = data.astype(np.float32)
-        else:
-            data = np.asarray(data)
-            if _is_float(data.dtype):
-                data = data.astype(np.float32)
+        from_numpy = isinstance(data, (np.ndarray, np.generic))
+        data = np.asarray(data, dtype=dtype)
+        if dtype is None and _is_float(data.dtype) and not (from_numpy and data.dtype in (np.float32, np.float64)):
+            data = data.astype(np.float32)
         if requires_grad and not _is_float(data.dtype):
             raise TypeError(f"only floating-point tensors can require a gradient, got dtype {data.dtype}")
         self.data: np.ndarray = data
         self.grad: np.ndarray | None = None
-        self._grad_owned = False  # False while .grad borrows an array another tensor may also hold
         self.requires_grad = bool(requires_grad)
-        self._prev: tuple[Tensor, ...] = ()
+        self._prev: tuple[Tensor, ...] = ()  # the tensors this one was computed from
         self._backward: Callable[[np.ndarray], None] | None = None
         self._op = ""
 
-    # --- building the graph ---------------------------------------------------------
-
+    # --8<-- [start:graph]
     @staticmethod
     def _make(data: np.ndarray, parents: tuple["Tensor", ...], backward, op: str) -> "Tensor":
         """Wrap an op's output; record parents and backward only when a gradient is needed."""
@@ -138,31 +125,15 @@ class Tensor:
         return out
 
     def _accumulate(self, g: np.ndarray) -> None:
-        """Add ``g`` (summed back to this tensor's shape) into ``self.grad``."""
+        """Add ``g`` (summed back to this tensor's shape) into ``self.grad``: +=, never =."""
         if not self.requires_grad:
             return
-        g = _unbroadcast(np.asarray(g), self.shape)
+        g = unbroadcast(np.asarray(g), self.shape)
         if self.grad is None:
-            if self._prev:  # an intermediate result: borrow g, copy only if a second gradient arrives
-                self.grad = g if g.dtype == self.dtype else g.astype(self.dtype)
-                self._grad_owned = g.dtype != self.dtype
-            else:  # a leaf: optimizers and clipping may change its .grad in place, so it gets its own
-                self.grad = np.array(g, dtype=self.dtype, copy=True)
-                self._grad_owned = True
-        elif self._grad_owned:
-            self.grad += g
+            self.grad = np.array(g, dtype=self.dtype)  # a copy: optimizers change .grad in place
         else:
-            self.grad = self.grad + g
-            self._grad_owned = True
-
-    def _own_grad(self) -> np.ndarray:
-        """``self.grad`` as an array this tensor alone may write into (zeros if there is none yet)."""
-        if self.grad is None:
-            self.grad = np.zeros_like(self.data)
-        elif not self._grad_owned:
-            self.grad = self.grad.copy()
-        self._grad_owned = True
-        return self.grad
+            self.grad += g
+    # --8<-- [end:graph]
 
     def _lift(self, other) -> "Tensor":
         """Turn a number or array into a Tensor of our dtype (so 0.5 * x stays float32)."""
@@ -173,6 +144,7 @@ class Tensor:
             arr = arr.astype(self.dtype, copy=False)
         return Tensor(arr)
 
+    # --8<-- [start:backward]
     def backward(self, gradient=None) -> None:
         """Fill ``.grad`` of every tensor this one was computed from (chain rule)."""
         if not self.requires_grad:
@@ -183,35 +155,41 @@ class Tensor:
                     f"backward() without a gradient needs a scalar (one element); this tensor has "
                     f"shape {self.shape}: pass gradient= of that shape or reduce it first (e.g. .sum())"
                 )
-            gradient = np.ones_like(self.data)
+            gradient = np.ones_like(self.data)  # d loss / d loss = 1
         else:
             gradient = np.asarray(gradient.data if isinstance(gradient, Tensor) else gradient, dtype=self.dtype)
             if gradient.shape != self.shape:
                 raise ValueError(f"backward(): gradient has shape {gradient.shape}, expected {self.shape}")
-
-        # topological order: each tensor comes after every tensor it was computed from
-        topo: list[Tensor] = []
-        seen: set[int] = set()
-        stack: list[tuple[Tensor, bool]] = [(self, False)]
-        while stack:
-            node, expanded = stack.pop()
-            if expanded:
-                topo.append(node)
-                continue
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            stack.append((node, True))
-            stack.extend((p, False) for p in node._prev if id(p) not in seen)
-
-        for node in topo:  # intermediate results start from zero; leaves keep accumulating
+        order = self._topological_order()
+        for node in order:  # intermediate results start from zero; leaves keep accumulating
             if node._prev:
                 node.grad = None
         self._accumulate(gradient)
-        # chain rule, from the output back to the leaves
-        for node in reversed(topo):
+        # chain rule, from the output back to the leaves: each node's gradient is complete
+        # before its own _backward passes it on, because every later use of it ran first
+        for node in reversed(order):
             if node._backward is not None and node.grad is not None:
                 node._backward(node.grad)
+
+    def _topological_order(self) -> list["Tensor"]:
+        """This tensor and all it depends on, each after every tensor it was computed from.
+
+        A depth-first walk with an explicit stack instead of recursion, so a graph thousands
+        of ops deep does not hit Python's recursion limit.
+        """
+        order: list[Tensor] = []
+        visited: set[int] = set()
+        stack: list[tuple[Tensor, bool]] = [(self, False)]
+        while stack:
+            node, inputs_done = stack.pop()
+            if inputs_done:  # every input of node is already in order
+                order.append(node)
+            elif id(node) not in visited:
+                visited.add(id(node))
+                stack.append((node, True))
+                stack.extend((p, False) for p in node._prev)
+        return order
+    # --8<-- [end:backward]
 
     # --- plain properties -----------------------------------------------------------
 
@@ -273,23 +251,33 @@ class Tensor:
         """This tensor if already contiguous, else a row-major copy."""
         if self.is_contiguous():
             return self
-        out_data = np.ascontiguousarray(self.data)
 
         def _backward(g):
             self._accumulate(g)
 
-        return Tensor._make(out_data, (self,), _backward, "contiguous")
+        return Tensor._make(np.ascontiguousarray(self.data), (self,), _backward, "contiguous")
 
     # --- elementwise arithmetic (with broadcasting) ---------------------------------
 
+    # --8<-- [start:add_mul]
     def __add__(self, other) -> "Tensor":
         other = self._lift(other)
 
-        def _backward(g):
+        def _backward(g):  # d(a + b)/da = 1, d(a + b)/db = 1
             self._accumulate(g)
             other._accumulate(g)
 
         return Tensor._make(self.data + other.data, (self, other), _backward, "+")
+
+    def __mul__(self, other) -> "Tensor":
+        other = self._lift(other)
+
+        def _backward(g):  # d(a * b)/da = b, d(a * b)/db = a
+            self._accumulate(g * other.data)
+            other._accumulate(g * self.data)
+
+        return Tensor._make(self.data * other.data, (self, other), _backward, "*")
+    # --8<-- [end:add_mul]
 
     def __sub__(self, other) -> "Tensor":
         other = self._lift(other)
@@ -300,50 +288,29 @@ class Tensor:
 
         return Tensor._make(self.data - other.data, (self, other), _backward, "-")
 
-    def __mul__(self, other) -> "Tensor":
-        other = self._lift(other)
-
-        def _backward(g):
-            self._accumulate(g * other.data)
-            other._accumulate(g * self.data)
-
-        return Tensor._make(self.data * other.data, (self, other), _backward, "*")
-
     def __truediv__(self, other) -> "Tensor":
         other = self._lift(other)
 
-        def _backward(g):
+        def _backward(g):  # d(a / b)/da = 1/b, d(a / b)/db = -a/b^2
             self._accumulate(g / other.data)
             other._accumulate(-g * self.data / (other.data * other.data))
 
         return Tensor._make(self.data / other.data, (self, other), _backward, "/")
 
-    def __pow__(self, other) -> "Tensor":
-        if isinstance(other, (int, float)) and not isinstance(other, bool):
-            p = other
-            out_data = self.data**p
+    def __pow__(self, p: float) -> "Tensor":
+        if isinstance(p, bool) or not isinstance(p, (int, float)):
+            raise TypeError(f"x ** p: p must be a number, got {type(p).__name__}")
 
-            def _backward(g):
-                self._accumulate(g * p * self.data ** (p - 1))
+        def _backward(g):  # d(x^p)/dx = p x^(p-1)
+            self._accumulate(g * p * self.data ** (p - 1))
 
-            return Tensor._make(out_data, (self,), _backward, f"**{p}")
-        other = self._lift(other)
-        out_data = self.data**other.data
-
-        def _backward(g):  # d(x^y)/dx = y x^(y-1), d(x^y)/dy = x^y ln x
-            self._accumulate(g * other.data * self.data ** (other.data - 1))
-            other._accumulate(g * out_data * np.log(self.data))
-
-        return Tensor._make(out_data, (self, other), _backward, "**")
+        return Tensor._make(self.data**p, (self,), _backward, f"**{p}")
 
     def __neg__(self) -> "Tensor":
         def _backward(g):
             self._accumulate(-g)
 
         return Tensor._make(-self.data, (self,), _backward, "neg")
-
-    def neg(self) -> "Tensor":
-        return -self
 
     def __radd__(self, other) -> "Tensor":
         return self + other
@@ -357,9 +324,6 @@ class Tensor:
     def __rtruediv__(self, other) -> "Tensor":
         return self._lift(other) / self
 
-    def __rpow__(self, other) -> "Tensor":
-        return self._lift(other) ** self
-
     def __matmul__(self, other) -> "Tensor":
         return self.matmul(other)
 
@@ -368,16 +332,12 @@ class Tensor:
 
     # --- matrix product -------------------------------------------------------------
 
+    # --8<-- [start:matmul]
     def matmul(self, other) -> "Tensor":
         """Matrix product of the last two dims; leading (batch) dims broadcast."""
-        other = self._lift(other)
-        a, b = self, other
-        if a.ndim == 0 or b.ndim == 0:
-            raise ValueError(f"matmul: both operands need at least 1 dimension, got shapes {a.shape} and {b.shape}")
-        if a.ndim == 1:  # (K,) acts as a row (1, K)
-            return a.reshape(1, -1).matmul(b).reshape(b.shape[:-2] + b.shape[-1:])
-        if b.ndim == 1:  # (K,) acts as a column (K, 1)
-            return a.matmul(b.reshape(-1, 1)).reshape(a.shape[:-1])
+        a, b = self, self._lift(other)
+        if a.ndim < 2 or b.ndim < 2:
+            raise ValueError(f"matmul: both operands need at least 2 dimensions, got shapes {a.shape} and {b.shape}")
         if a.shape[-1] != b.shape[-2]:
             raise ValueError(
                 f"matmul: shapes {a.shape} and {b.shape} do not match: the last dim of the first "
@@ -390,38 +350,27 @@ class Tensor:
                 f"matmul: shapes {a.shape} and {b.shape}: batch dims {a.shape[:-2]} and "
                 f"{b.shape[:-2]} cannot be broadcast together"
             ) from None
-        flat = b.ndim == 2 and a.ndim > 2  # (..., M, K) @ (K, N), e.g. a Linear layer on (B, T, C)
-        if flat:  # one (B*M, K) @ (K, N) GEMM instead of a batch of small ones
-            out_data = (a.data.reshape(-1, a.shape[-1]) @ b.data).reshape(a.shape[:-1] + b.shape[-1:])
-        else:
-            out_data = a.data @ b.data
 
-        def _backward(g):
-            if a.requires_grad:
-                if flat:
-                    a._accumulate((g.reshape(-1, g.shape[-1]) @ b.data.T).reshape(a.shape))  # (B*M, N) @ (N, K)
-                else:
-                    a._accumulate(g @ np.swapaxes(b.data, -1, -2))  # (..., M, N) @ (..., N, K)
-            if b.requires_grad:
-                if b.ndim == 2 and g.ndim > 2:  # (B*M, K)^T @ (B*M, N): one GEMM instead of a batch
-                    a2 = np.broadcast_to(a.data, g.shape[:-1] + a.shape[-1:]).reshape(-1, a.shape[-1])
-                    b._accumulate(a2.T @ g.reshape(-1, g.shape[-1]))
-                else:
-                    b._accumulate(np.swapaxes(a.data, -1, -2) @ g)  # (..., K, M) @ (..., M, N)
+        def _backward(g):  # C = A @ B: dA = dC @ B^T, dB = A^T @ dC (summed over broadcast batch dims)
+            a._accumulate(g @ np.swapaxes(b.data, -1, -2))  # (..., M, N) @ (..., N, K)
+            b._accumulate(np.swapaxes(a.data, -1, -2) @ g)  # (..., K, M) @ (..., M, N)
 
-        return Tensor._make(out_data, (a, b), _backward, "@")
+        return Tensor._make(a.data @ b.data, (a, b), _backward, "@")
+    # --8<-- [end:matmul]
 
     # --- reductions -----------------------------------------------------------------
 
+    # --8<-- [start:sum]
     def sum(self, dim=None, keepdim: bool = False) -> "Tensor":
-        out_data = self.data.sum(axis=dim, keepdims=keepdim)
+        out_data = np.asarray(self.data.sum(axis=dim, keepdims=keepdim))
 
-        def _backward(g):
+        def _backward(g):  # every summed element gets the gradient of the sum
             if dim is not None and not keepdim:
                 g = np.expand_dims(g, dim)
             self._accumulate(np.broadcast_to(g, self.shape))
 
-        return Tensor._make(np.asarray(out_data), (self,), _backward, "sum")
+        return Tensor._make(out_data, (self,), _backward, "sum")
+    # --8<-- [end:sum]
 
     def mean(self, dim=None, keepdim: bool = False) -> "Tensor":
         out_data = np.asarray(self.data.mean(axis=dim, keepdims=keepdim))
@@ -472,14 +421,6 @@ class Tensor:
 
         return Tensor._make(np.log(self.data), (self,), _backward, "log")
 
-    def sqrt(self) -> "Tensor":
-        out_data = np.sqrt(self.data)
-
-        def _backward(g):
-            self._accumulate(g * 0.5 / out_data)
-
-        return Tensor._make(out_data, (self,), _backward, "sqrt")
-
     def tanh(self) -> "Tensor":
         out_data = np.tanh(self.data)
 
@@ -489,26 +430,24 @@ class Tensor:
         return Tensor._make(out_data, (self,), _backward, "tanh")
 
     def relu(self) -> "Tensor":
-        out_data = np.maximum(self.data, 0)
-
         def _backward(g):
             self._accumulate(g * (self.data > 0))
 
-        return Tensor._make(out_data, (self,), _backward, "relu")
+        return Tensor._make(np.maximum(self.data, 0), (self,), _backward, "relu")
 
     def gelu(self) -> "Tensor":
         """GELU, tanh approximation: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
         x = self.data
         c = math.sqrt(2.0 / math.pi)  # a Python float, so float32 stays float32
         t = np.tanh(c * (x + 0.044715 * x * x * x))
-        out_data = 0.5 * x * (1.0 + t)
 
         def _backward(g):
             dt = (1.0 - t * t) * (c * (1.0 + 3 * 0.044715 * x * x))
             self._accumulate(g * (0.5 * (1.0 + t) + 0.5 * x * dt))
 
-        return Tensor._make(out_data, (self,), _backward, "gelu")
+        return Tensor._make(0.5 * x * (1.0 + t), (self,), _backward, "gelu")
 
+    # --8<-- [start:softmax]
     def softmax(self, dim: int = -1) -> "Tensor":
         """exp(x) / sum(exp(x)) along ``dim``; the max is subtracted first (no overflow)."""
         e = np.exp(self.data - self.data.max(axis=dim, keepdims=True))
@@ -520,13 +459,15 @@ class Tensor:
         return Tensor._make(s, (self,), _backward, "softmax")
 
     def log_softmax(self, dim: int = -1) -> "Tensor":
+        """x - log(sum(exp(x))) along ``dim``, computed as (x - max) - log(sum(exp(x - max)))."""
         shifted = self.data - self.data.max(axis=dim, keepdims=True)
         out_data = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
-        def _backward(g):
+        def _backward(g):  # g - softmax(x) * sum(g)
             self._accumulate(g - np.exp(out_data) * g.sum(axis=dim, keepdims=True))
 
         return Tensor._make(out_data, (self,), _backward, "log_softmax")
+    # --8<-- [end:softmax]
 
     def masked_fill(self, mask, value: float) -> "Tensor":
         """Copy with ``value`` wherever ``mask`` (broadcast to our shape) is True."""
@@ -537,17 +478,18 @@ class Tensor:
             np.broadcast_shapes(mask.shape, self.shape)
         except ValueError:
             raise ValueError(f"masked_fill: mask of shape {mask.shape} does not broadcast to {self.shape}") from None
-        out_data = np.where(mask, np.asarray(value, dtype=self.dtype), self.data)
 
-        def _backward(g):
+        def _backward(g):  # filled positions no longer depend on the input
             self._accumulate(np.where(mask, 0, g))
 
-        return Tensor._make(out_data, (self,), _backward, "masked_fill")
+        return Tensor._make(np.where(mask, np.asarray(value, dtype=self.dtype), self.data), (self,), _backward,
+                            "masked_fill")
 
     # --- shapes and views -----------------------------------------------------------
 
+    # --8<-- [start:views]
     def reshape(self, *shape) -> "Tensor":
-        """Same elements, new shape (a view when numpy can make one, else a copy)."""
+        """Same elements, new shape (a view when the strides allow one, else a copy)."""
         shape = _shape_arg(shape)
         try:
             out_data = self.data.reshape(shape)
@@ -561,27 +503,6 @@ class Tensor:
 
         return Tensor._make(out_data, (self,), _backward, "reshape")
 
-    def view(self, *shape) -> "Tensor":
-        """Like reshape, but never copies: raises when the strides do not allow a view."""
-        shape = _shape_arg(shape)
-        try:
-            out_data = np.reshape(self.data, shape, copy=False)
-        except ValueError:
-            if not _fits(shape, self.data.size):
-                raise ValueError(
-                    f"view: cannot view a tensor of shape {self.shape} ({self.data.size} elements) as {shape}"
-                ) from None
-            raise ValueError(
-                f"view: shape {shape} is not compatible with this tensor's shape {self.shape} and strides "
-                f"{self.stride()} (it is not contiguous, e.g. after permute/transpose); "
-                f"use .reshape(...) or .contiguous().view(...) instead"
-            ) from None
-
-        def _backward(g):
-            self._accumulate(g.reshape(self.shape))
-
-        return Tensor._make(out_data, (self,), _backward, "view")
-
     def permute(self, *dims) -> "Tensor":
         """Reorder the dimensions (a view: only the strides change)."""
         dims = _shape_arg(dims)
@@ -589,18 +510,28 @@ class Tensor:
             raise ValueError(f"permute: dims {dims} are not a permutation of the {self.ndim} dims of {self.shape}")
         inverse = np.argsort([d % self.ndim for d in dims])
 
-        def _backward(g):
+        def _backward(g):  # put the dims back where they came from
             self._accumulate(np.transpose(g, inverse))
 
         return Tensor._make(np.transpose(self.data, dims), (self,), _backward, "permute")
+    # --8<-- [end:views]
+
+    def view(self, *shape) -> "Tensor":
+        """Like reshape, but never copies: raises when the strides do not allow a view."""
+        out = self.reshape(*shape)  # a wrong number of elements fails here, with reshape's message
+        if self.data.size and not np.may_share_memory(out.data, self.data):
+            raise ValueError(
+                f"view: shape {out.shape} is not compatible with this tensor's shape {self.shape} and strides "
+                f"{self.stride()} (it is not contiguous, e.g. after permute/transpose); "
+                f"use .reshape(...) or .contiguous().view(...) instead"
+            )
+        return out
 
     def transpose(self, dim0: int, dim1: int) -> "Tensor":
         """Swap two dimensions (a view)."""
-
-        def _backward(g):
-            self._accumulate(np.swapaxes(g, dim0, dim1))
-
-        return Tensor._make(np.swapaxes(self.data, dim0, dim1), (self,), _backward, "transpose")
+        dims = list(range(self.ndim))
+        dims[dim0], dims[dim1] = dims[dim1], dims[dim0]
+        return self.permute(*dims)
 
     @property
     def T(self) -> "Tensor":
@@ -613,65 +544,10 @@ class Tensor:
             idx = idx.data
         elif isinstance(idx, tuple):
             idx = tuple(i.data if isinstance(i, Tensor) else i for i in idx)
-        out_data = self.data[idx]
-        parts = idx if isinstance(idx, tuple) else (idx,)
-        advanced = any(isinstance(i, (np.ndarray, list)) for i in parts)
 
-        def _backward(g):
-            if not self.requires_grad:
-                return
-            grad = self._own_grad()
-            if advanced:  # repeated indices must add up: np.add.at, not +=
-                np.add.at(grad, idx, g)
-            else:
-                grad[idx] += g
+        def _backward(g):  # scatter the gradient back; repeated indices add up (np.add.at, not +=)
+            full = np.zeros_like(self.data)
+            np.add.at(full, idx, g)
+            self._accumulate(full)
 
-        return Tensor._make(np.asarray(out_data), (self,), _backward, "getitem")
-
-    def split(self, split_size_or_sections, dim: int = 0) -> tuple["Tensor", ...]:
-        """Cut along ``dim`` into pieces of ``split_size`` (or of the listed sizes), like torch."""
-        n = self.shape[dim]
-        if isinstance(split_size_or_sections, (int, np.integer)):
-            size = int(split_size_or_sections)
-            if size <= 0:
-                raise ValueError(f"split: split_size must be positive, got {size}")
-            sizes = [min(size, n - start) for start in range(0, n, size)]
-        else:
-            sizes = [int(s) for s in split_size_or_sections]
-            if sum(sizes) != n:
-                raise ValueError(f"split: sizes {sizes} sum to {sum(sizes)}, but dim {dim} has size {n}")
-        pieces, start = [], 0
-        for size in sizes:
-            sl = [slice(None)] * self.ndim
-            sl[dim] = slice(start, start + size)
-            pieces.append(self[tuple(sl)])
-            start += size
-        return tuple(pieces)
-
-    def chunk(self, chunks: int, dim: int = 0) -> tuple["Tensor", ...]:
-        return self.split(-(-self.shape[dim] // chunks), dim)
-
-
-def cat(tensors: Iterable[Tensor], dim: int = 0) -> Tensor:
-    """Join tensors along an existing dimension (``torch.cat``)."""
-    tensors = [t if isinstance(t, Tensor) else Tensor(t) for t in tensors]
-    if not tensors:
-        raise ValueError("cat: expected a non-empty list of tensors")
-    try:
-        out_data = np.concatenate([t.data for t in tensors], axis=dim)
-    except ValueError:
-        shapes = [t.shape for t in tensors]
-        raise ValueError(f"cat: shapes {shapes} differ outside dim {dim}") from None
-    bounds = np.cumsum([t.shape[dim] for t in tensors])[:-1]
-
-    def _backward(g):
-        for t, piece in zip(tensors, np.split(g, bounds, axis=dim)):
-            t._accumulate(piece)
-
-    return Tensor._make(out_data, tuple(tensors), _backward, "cat")
-
-
-def stack(tensors: Iterable[Tensor], dim: int = 0) -> Tensor:
-    """Join tensors along a new dimension (``torch.stack``)."""
-    tensors = [t if isinstance(t, Tensor) else Tensor(t) for t in tensors]
-    return cat([t.reshape(t.shape[:dim % (t.ndim + 1)] + (1,) + t.shape[dim % (t.ndim + 1):]) for t in tensors], dim)
+        return Tensor._make(np.asarray(self.data[idx]), (self,), _backward, "getitem")

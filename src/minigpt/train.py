@@ -14,7 +14,7 @@ import math
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -22,107 +22,13 @@ import torch
 
 from minigpt.checkpoint import CheckpointError, check_compatible, load_checkpoint, load_state, save_checkpoint
 from minigpt.checkpoint import FILENAME as CKPT_NAME
-from minigpt.config import GPTConfig
+from minigpt.config import CORPORA, DEVICES, DTYPES, GPTConfig, TrainConfig
+from minigpt.files import atomic_write
 
 EVAL_SEED = 20240601  # the evaluation batches never depend on the training seed: runs stay comparable
-ENGINES = ("torch", "numpy")
-DEVICES = ("auto", "cpu", "cuda", "mps")
-DTYPES = ("auto", "float32", "bfloat16")
-CORPORA = ("shakespeare", "poems")
 LOG_NAME = "log.csv"
 PLOT_NAME = "loss.png"
 LOG_FIELDS = ("step", "lr", "train_loss", "val_loss", "tokens_per_s", "elapsed")
-
-
-@dataclass
-class TrainConfig:
-    # data
-    corpus: str = "shakespeare"  # "shakespeare" or "poems"; the vocabulary (vocab_size) comes from it
-    # model shape (GPTConfig without vocab_size)
-    n_layer: int = 4  # Transformer blocks
-    n_head: int = 4  # attention heads per block
-    n_embd: int = 128  # width of the residual stream
-    block_size: int = 64  # context length in tokens
-    dropout: float = 0.0  # dropout probability while training
-    bias: bool = True  # biases in Linear and LayerNorm
-    # optimisation
-    batch_size: int = 12  # sequences per step; a step sees batch_size * block_size tokens
-    max_steps: int = 2000  # optimizer steps in all (a resumed run continues up to here)
-    lr: float = 1e-3  # peak learning rate, reached after the warmup
-    min_lr: float = 1e-4  # the cosine ends here
-    warmup_steps: int = 100  # linear warmup from 0 to lr
-    lr_decay_steps: int | None = None  # the cosine reaches min_lr at this step; None means max_steps
-    weight_decay: float = 0.1  # AdamW decay, applied to matrices and embeddings only
-    beta1: float = 0.9  # AdamW first-moment decay
-    beta2: float = 0.99  # AdamW second-moment decay
-    grad_clip: float = 1.0  # clip the global gradient norm to this; 0 turns clipping off
-    # evaluation, logging, checkpoints
-    eval_interval: int = 250  # evaluate, log and checkpoint every this many steps (and at the end)
-    eval_iters: int = 20  # fixed batches per split in each evaluation
-    seed: int = 1337  # seeds the initial weights, the batch order and dropout
-    out_dir: str = "runs/shakespeare-cpu"  # where ckpt.pt, log.csv and loss.png go
-    # where to run
-    engine: str = "torch"  # "torch" or "numpy"
-    device: str = "auto"  # "auto" (CUDA, then Apple MPS, then CPU), "cpu", "cuda" or "mps"; torch only
-    threads: int | None = None  # torch CPU threads; None keeps torch's default
-    dtype: str = "auto"  # matmul precision (torch): "bfloat16" mixed precision, "float32", or "auto" (bf16 where fast)
-
-    def __post_init__(self) -> None:
-        for name in ("n_layer", "n_head", "n_embd", "block_size", "batch_size", "max_steps", "eval_interval",
-                     "eval_iters"):
-            _check_int(name, getattr(self, name), 1)
-        _check_int("warmup_steps", self.warmup_steps, 0)
-        if self.lr_decay_steps is not None:
-            _check_int("lr_decay_steps", self.lr_decay_steps, 1)
-        if self.threads is not None:
-            _check_int("threads", self.threads, 1)
-        _check_int("seed", self.seed, 0)
-        for name in ("lr", "min_lr", "weight_decay", "grad_clip"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise ValueError(f"TrainConfig.{name} must be a number >= 0, got {value!r}")
-        if self.lr == 0:
-            raise ValueError("TrainConfig.lr must be > 0")
-        if self.min_lr > self.lr:
-            raise ValueError(f"TrainConfig.min_lr={self.min_lr} must not exceed lr={self.lr}")
-        for name in ("beta1", "beta2"):
-            if not 0 <= getattr(self, name) < 1:
-                raise ValueError(f"TrainConfig.{name} must be in [0, 1), got {getattr(self, name)!r}")
-        if self.corpus not in CORPORA:
-            raise ValueError(f"TrainConfig.corpus must be one of {', '.join(CORPORA)}; got {self.corpus!r}")
-        if self.engine not in ENGINES:
-            raise ValueError(f"TrainConfig.engine must be one of {', '.join(ENGINES)}; got {self.engine!r}")
-        if self.device not in DEVICES:
-            raise ValueError(f"TrainConfig.device must be one of {', '.join(DEVICES)}; got {self.device!r}")
-        if self.dtype not in DTYPES:
-            raise ValueError(f"TrainConfig.dtype must be one of {', '.join(DTYPES)}; got {self.dtype!r}")
-        if self.engine == "numpy" and self.device not in ("auto", "cpu"):
-            raise ValueError(f"the numpy engine runs on the CPU only; got device={self.device!r}")
-        self.gpt_config(vocab_size=4)  # n_embd % n_head, dropout range: GPTConfig checks them
-
-    def gpt_config(self, vocab_size: int) -> GPTConfig:
-        """The model this config trains, for a vocabulary of ``vocab_size`` tokens."""
-        return GPTConfig(vocab_size=vocab_size, block_size=self.block_size, n_layer=self.n_layer,
-                         n_head=self.n_head, n_embd=self.n_embd, dropout=self.dropout, bias=self.bias)
-
-    @property
-    def tokens_per_step(self) -> int:
-        return self.batch_size * self.block_size
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict) -> TrainConfig:
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in known})
-
-
-def _check_int(name: str, value, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"TrainConfig.{name} must be an integer >= {minimum}, got {value!r}")
-
-
 def lr_at(step: int, config: TrainConfig) -> float:
     """Learning rate for optimizer step ``step`` (0-based): linear warmup, then cosine to min_lr."""
     decay_steps = config.lr_decay_steps or config.max_steps
@@ -177,16 +83,16 @@ def load_corpus(name: str):
 
 # ---- the two engines behind one small interface ------------------------------------------------
 class TorchEngine:
-    """The PyTorch GPT (minigpt.model) with torch's AdamW (fused where available)."""
+    """The PyTorch GPT (minigpt.gpt_torch) with torch's AdamW (fused where available)."""
 
     name = "torch"
 
     def __init__(self, config: TrainConfig, model_config: GPTConfig):
-        from minigpt.model import GPT
+        from minigpt.gpt_torch import GPT
 
         self.device = resolve_device(config.device)
-        torch.manual_seed(config.seed)
-        self.model = GPT(model_config).to(self.device)
+        torch.manual_seed(config.seed)  # dropout draws from torch's global generator
+        self.model = GPT(model_config, seed=config.seed).to(self.device)
         decay = [p for p in self.model.parameters() if p.dim() >= 2]  # matrices and embeddings
         no_decay = [p for p in self.model.parameters() if p.dim() < 2]  # biases and LayerNorm gains
         groups = [{"params": decay, "weight_decay": config.weight_decay},
@@ -248,15 +154,16 @@ def make_adamw(groups, config: TrainConfig, device: torch.device) -> torch.optim
 
 
 class NumpyEngine:
-    """The numpy GPT (minigpt.nn) with minigpt.optim.AdamW."""
+    """The numpy GPT (minigpt.gpt) with minigpt.optim.AdamW."""
 
     name = "numpy"
 
     def __init__(self, config: TrainConfig, model_config: GPTConfig):
-        from minigpt import nn, optim
+        from minigpt import optim
+        from minigpt.gpt import GPT
 
         self.optim = optim
-        self.model = nn.GPT(model_config, seed=config.seed)
+        self.model = GPT(model_config, seed=config.seed)
         params = list(self.model.parameters())
         decay = [p for p in params if p.data.ndim >= 2]
         no_decay = [p for p in params if p.data.ndim < 2]
@@ -292,7 +199,7 @@ class NumpyEngine:
                 "engine_rng": {"numpy": self.model.drop.rng.bit_generator.state}}  # dropout's generator
 
     def load(self, ckpt: dict) -> None:
-        from minigpt.checkpoint import to_numpy
+        from minigpt.convert import to_numpy
 
         load_state(self.model, to_numpy(ckpt["model"]), ckpt.get("path", ""))
         for opt, state in zip(self.optimizers, ckpt["optimizer"]):
@@ -454,13 +361,11 @@ def train(
 # ---- log.csv and loss.png ------------------------------------------------------------------------
 def write_log(path: Path, rows: list[dict]) -> None:
     """Rewrite the CSV log (small: one row per evaluation), atomically."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", newline="", encoding="utf-8") as f:
+    with atomic_write(path, "w") as f:
         writer = csv.DictWriter(f, fieldnames=LOG_FIELDS)
         writer.writeheader()
         for row in rows:
             writer.writerow({k: (f"{row[k]:.6g}" if isinstance(row[k], float) else row[k]) for k in LOG_FIELDS})
-    tmp.replace(path)
 
 
 def read_log(path: Path) -> list[dict]:

@@ -1,10 +1,10 @@
 import numpy as np
 
 from minigpt.config import GPTConfig
-from minigpt.nn import MultiHeadAttention, split_heads
+from minigpt.gpt import MultiHeadAttention, split_heads
 from minigpt.tensor import Tensor
 
-config = GPTConfig.tiny()
+config = GPTConfig()
 attn = MultiHeadAttention(config, rng=np.random.default_rng(0))
 B, T = 3, 10
 x = Tensor(np.random.default_rng(1).standard_normal((B, T, config.n_embd)))  # (B, T, C)

@@ -1,14 +1,14 @@
 import numpy as np
 
 from minigpt.config import GPTConfig
-from minigpt.nn import MultiHeadAttention
+from minigpt.gpt import MultiHeadAttention
 from minigpt.tensor import Tensor
 
 rng = np.random.default_rng(0)
-four = MultiHeadAttention(GPTConfig.tiny(n_head=4), rng=rng)
+four = MultiHeadAttention(GPTConfig(n_head=4), rng=rng)
 # weights larger than the init, so that attention is far from uniform
 four.load_state_dict({name: rng.normal(0.0, 0.3, a.shape) for name, a in four.state_dict().items()})
-one = MultiHeadAttention(GPTConfig.tiny(n_head=1), rng=rng)
+one = MultiHeadAttention(GPTConfig(n_head=1), rng=rng)
 one.load_state_dict(four.state_dict())  # every name and shape matches: (64, 64) and (64,)
 
 x = Tensor(rng.standard_normal((1, 6, 64)).astype(np.float32))  # (B, T, C)

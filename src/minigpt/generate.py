@@ -1,15 +1,15 @@
-"""Generation front-end: a checkpoint plus a prompt (or a poem form and keywords) -> text.
+"""From a checkpoint to text: load the model, build the prompt (or a poem's form and keywords), generate.
 
     model, tokenizer, ckpt = load_model("runs/poems-cpu")
     ids = encode_prompt(tokenizer, ckpt, form="五言绝句", keywords="月,江")
     print(generate_text(model, tokenizer, ids, temperature=0.8, seed=0)[0])
 
-Both engines' checkpoints load into the PyTorch GPT (same parameter names), which has the KV cache
-and top-p sampling.
+Both engines' checkpoints load into the PyTorch GPT (same parameter names), which has the KV cache.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from minigpt.checkpoint import CheckpointError, check_compatible, load_checkpoint, load_state
@@ -19,7 +19,7 @@ from minigpt.tokenizer import CharTokenizer
 
 def load_model(path, device: str = "cpu"):
     """(torch GPT in eval mode, tokenizer, checkpoint dict) from a checkpoint file or run folder."""
-    from minigpt.model import GPT
+    from minigpt.gpt_torch import GPT
     from minigpt.train import resolve_device
 
     ckpt = load_checkpoint(path)
@@ -85,21 +85,12 @@ def generate_text(model, tokenizer: CharTokenizer, ids: list[int], max_new_token
 
     max_new_tokens None: up to the end of the context (block_size - prompt length, at least 1).
     """
-    if top_p is not None and not 0.0 < top_p <= 1.0:
-        raise ValueError(f"--top-p must be in (0, 1], got {top_p}")
-    if temperature < 0:
-        raise ValueError(f"--temperature must be >= 0, got {temperature}")
     if max_new_tokens is None:
         max_new_tokens = max(1, model.config.block_size - len(ids))
-    device = model.wte.weight.device
-    generator = torch.Generator(device=device)
-    if seed is None:
-        generator.seed()
-    else:
-        generator.manual_seed(seed)
-    idx = torch.tensor([ids] * num_samples, dtype=torch.long, device=device)  # (N, T)
+    rng = np.random.default_rng(seed)  # seed None: a fresh random generator
+    idx = torch.tensor([ids] * num_samples, dtype=torch.long, device=model.wte.weight.device)  # (N, T)
     out = model.generate(idx, max_new_tokens, temperature=temperature, top_k=top_k, top_p=top_p,
-                         use_cache=use_cache, stop=tokenizer.eos_id if stop_at_eos else None, generator=generator)
+                         stop=tokenizer.eos_id if stop_at_eos else None, rng=rng, use_cache=use_cache)
     return decode_rows(tokenizer, out[:, len(ids):].tolist(), stop_at_eos)
 
 

@@ -1,9 +1,10 @@
-"""One training step of the numpy GPT and of the torch GPT at ``GPTConfig.tiny``, timed in a process of its own.
+"""One training step of the numpy GPT and of the torch GPT at the default ``GPTConfig()``, timed in a
+process of its own.
 
-``minigpt bench engine`` runs ``python -m minigpt.bench_engine numpy`` and ``... torch`` one after the
-other and prints the ratio. Separate processes keep the two from disturbing each other: importing
-torch alone (its OpenMP and MKL runtimes) slows numpy's small matrix products in the same process
-by about a third on a 2-core machine. The numpy process never imports torch.
+``benchmarks/run.py engine`` runs ``python benchmarks/engine.py numpy`` and ``... torch`` in turn and
+prints the ratio. Separate processes keep the two from disturbing each other: importing torch alone
+(its OpenMP and MKL runtimes) slows numpy's small matrix products in the same process by about a
+third on a 2-core machine. The numpy process never imports torch.
 """
 
 from __future__ import annotations
@@ -26,22 +27,21 @@ def time_steps(step, warmup: int, min_steps: int, min_seconds: float) -> float:
     return (time.perf_counter() - t0) / n
 
 
-def _setup(batch_size: int):
-    from minigpt import nn
-    from minigpt.config import GPTConfig
-
-    config = GPTConfig.tiny()
+def batch(config, batch_size: int):
+    """Fixed random tokens x, y of shape (batch_size, block_size)."""
     rng = np.random.default_rng(0)
-    x = rng.integers(0, config.vocab_size, (batch_size, config.block_size))  # (B, T)
-    y = rng.integers(0, config.vocab_size, (batch_size, config.block_size))
-    return config, nn.GPT(config, seed=0), x, y
+    shape = (batch_size, config.block_size)
+    return rng.integers(0, config.vocab_size, shape), rng.integers(0, config.vocab_size, shape)
 
 
 def numpy_step_ms(batch_size: int = 8, seconds: float = 3.0) -> float:
-    """ms per step (forward + backward + clipping + AdamW) of minigpt.nn.GPT, float32."""
+    """ms per step (forward + backward + clipping + AdamW) of minigpt.gpt.GPT, float32."""
     from minigpt import optim
+    from minigpt.config import GPTConfig
+    from minigpt.gpt import GPT
 
-    _, model, x, y = _setup(batch_size)
+    config = GPTConfig()
+    model, (x, y) = GPT(config, seed=0), batch(config, batch_size)
     params = model.parameters()
     opt = optim.AdamW(params, lr=1e-3, weight_decay=0.1)
 
@@ -56,22 +56,16 @@ def numpy_step_ms(batch_size: int = 8, seconds: float = 3.0) -> float:
 
 
 def torch_step_ms(batch_size: int = 8, seconds: float = 3.0) -> float:
-    """The same step of minigpt.model.GPT with the same weights and data, float32, fused AdamW."""
+    """The same step of minigpt.gpt_torch.GPT (the same initial weights and data), float32, fused AdamW."""
     import torch
 
-    from minigpt.model import GPT
+    from minigpt.config import GPTConfig
+    from minigpt.gpt_torch import GPT
 
-    config, np_model, x, y = _setup(batch_size)
-    model = GPT(config)
-    model.load_state_dict(np_model.state_dict())
+    config = GPTConfig()
+    model, (x, y) = GPT(config, seed=0), batch(config, batch_size)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.1, fused=True)
-    step = torch_train_step(model, opt, torch.from_numpy(x), torch.from_numpy(y))
-    return 1000 * time_steps(step, warmup=5, min_steps=20, min_seconds=seconds)
-
-
-def torch_train_step(model, opt, x, y):
-    """One step of a torch GPT as the benchmarks time it: forward, backward, clip to 1, AdamW."""
-    import torch
+    x, y = torch.from_numpy(x), torch.from_numpy(y)
 
     def step():
         _, loss = model(x, y)
@@ -80,13 +74,13 @@ def torch_train_step(model, opt, x, y):
         opt.step()
         opt.zero_grad(set_to_none=True)
 
-    return step
+    return 1000 * time_steps(step, warmup=5, min_steps=20, min_seconds=seconds)
 
 
 if __name__ == "__main__":
     engine = sys.argv[1] if len(sys.argv) > 1 else ""
     if engine not in ("numpy", "torch"):
-        raise SystemExit("usage: python -m minigpt.bench_engine numpy|torch [seconds]")
+        raise SystemExit("usage: python benchmarks/engine.py numpy|torch [seconds]")
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 3.0
     ms = numpy_step_ms(seconds=seconds) if engine == "numpy" else torch_step_ms(seconds=seconds)
     print(json.dumps({"engine": engine, "ms": ms, "torch_imported": "torch" in sys.modules}))

@@ -1,18 +1,24 @@
-"""Collect every page of the course (docs/**/*.md) and README.md as tests.
+"""Run the course pages (docs/**/*.md) and README.md as tests, the way a reader runs them.
 
-Each page yields one `conventions` test (fences, skip markers; see tests/pages_harness.py) and one
-test per python/bash/sh block, named after the page line and the included snippet:
+Every page gives one ``conventions`` test (tests/course_pages.py says what it checks) and one test per
+code block, named after the page line and what it includes:
 
     docs/zh/attention/multi-head.md::L42[snippets/multi-head/02_split_heads.py]
 
-This file lives at the repository root on purpose: a conftest.py under docs/ would be copied
-into the built site.
+A script block runs ``python snippets/<lesson>/NN_what.py`` from the repository root in a process of its
+own; a shell block runs under ``bash -euo pipefail``. Each distinct command runs once per session, in
+parallel (MINIGPT_PAGE_JOBS processes, default: one per CPU), and every page that shows it (both
+languages) is compared with that one output. A shown block (a section of a lesson module or of src/) is
+never run; a norun block is reported as skipped, with the reason the reader sees.
+
+This file lives at the repository root on purpose: a conftest.py under docs/ would be copied into the site.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -20,92 +26,92 @@ import pytest
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-import pages_harness  # noqa: E402
+import course_pages  # noqa: E402
 
-_SITES: dict[Path, pages_harness.Site] = {}
-# Twin pages carry identical code blocks (tests/test_parity.py); a block that passed once with the
-# same code and the same shown output passes again, so it runs once per session.
-# MINIGPT_PAGES_RERUN=1 runs every copy anyway.
-_PASSED: dict[tuple, str] = {}
-_RERUN = os.environ.get("MINIGPT_PAGES_RERUN", "") not in ("", "0")
-
-
-def _site(root: Path) -> pages_harness.Site:
-    if root not in _SITES:
-        _SITES[root] = pages_harness.Site(root)
-    return _SITES[root]
+TIMEOUT = int(os.environ.get("MINIGPT_BLOCK_TIMEOUT", "300"))
+_site: course_pages.Site | None = None
+_runs: dict[tuple[str, str], Future] = {}
+_pool: ThreadPoolExecutor | None = None
 
 
 def pytest_configure(config):
     if getattr(config.option, "codeblocks", False):
-        raise pytest.UsageError(
-            "--codeblocks runs pages without expanding their snippet includes; "
-            "this repository's conftest.py runs them: use plain `python -m pytest`"
-        )
+        raise pytest.UsageError("--codeblocks runs pages without expanding their includes; "
+                                "this repository's conftest.py runs them: use plain `python -m pytest`")
 
 
 def pytest_collect_file(file_path: Path, parent):
-    if file_path.suffix != ".md":
-        return None
     path = Path(file_path).resolve()
-    if path == ROOT / "README.md" or (ROOT / "docs") in path.parents:
+    if path.suffix == ".md" and (path == ROOT / "README.md" or ROOT / "docs" in path.parents):
         return CoursePage.from_parent(parent, path=file_path)
     return None
 
 
+def pytest_collection_finish(session):
+    """Start every command the collected blocks need, in page order, before the first one is checked."""
+    global _pool
+    keys = [item.block.run_key for item in session.items if isinstance(item, BlockItem) and item.block.run_key]
+    if keys:
+        _pool = ThreadPoolExecutor(int(os.environ.get("MINIGPT_PAGE_JOBS", 0)) or os.cpu_count() or 1)
+        for key in keys:
+            if key not in _runs:
+                _runs[key] = _pool.submit(course_pages.run, key, ROOT, TIMEOUT)
+
+
+def pytest_sessionfinish(session):
+    if _pool is not None:
+        _pool.shutdown(cancel_futures=True)
+
+
+class Failure(Exception):
+    """A block failed; the message is the whole report."""
+
+
 class CoursePage(pytest.File):
     def collect(self):
-        page = pages_harness.load_page(_site(ROOT), self.path)
-        yield PageConventions.from_parent(self, name="conventions", page=page)
+        global _site
+        _site = _site or course_pages.Site(ROOT)
+        page = course_pages.read_page(self.path, _site)
+        yield Conventions.from_parent(self, name="conventions", page=page)
         for block in page.blocks:
-            item = PageBlock.from_parent(self, name=block.name, block=block)
-            for mark in block.marks:
-                if mark == "pytest.mark.skip" and block.reason:
-                    item.add_marker(pytest.mark.skip(reason=block.reason))
-                else:
-                    item.add_marker(eval(mark, {"sys": sys, "pytest": pytest}))
-            yield item
+            if block.kind in ("script", "shell", "shown", "norun"):
+                yield BlockItem.from_parent(self, name=block.name, block=block)
 
 
-class PageConventions(pytest.Item):
+class Conventions(pytest.Item):
     def __init__(self, *, page, **kwargs):
         super().__init__(**kwargs)
         self.page = page
 
     def runtest(self):
         if self.page.problems:
-            raise pages_harness.BlockFailure(
-                f"{self.page.rel}: {len(self.page.problems)} problem(s)\n" + "\n".join(self.page.problems)
-            )
+            raise Failure(f"{self.page.rel}: {len(self.page.problems)} problem(s)\n" + "\n".join(self.page.problems))
 
     def repr_failure(self, excinfo):
-        if isinstance(excinfo.value, pages_harness.BlockFailure):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo)
+        return str(excinfo.value) if isinstance(excinfo.value, Failure) else super().repr_failure(excinfo)
 
     def reportinfo(self):
         return self.path, 0, f"{self.page.rel}::conventions"
 
 
-class PageBlock(pytest.Item):
+class BlockItem(pytest.Item):
     def __init__(self, *, block, **kwargs):
         super().__init__(**kwargs)
         self.block = block
 
     def runtest(self):
         b = self.block
-        if b.importorskip is not None:
-            pytest.importorskip(b.importorskip)
-        key = (b.syntax, b.code, b.expected_output, b.ignore_whitespace)
-        if key in _PASSED and not _RERUN:
-            return  # the same block already ran and passed on its twin page
-        pages_harness.run_block(b, ROOT)
-        _PASSED[key] = f"{b.page}:{b.line}"
+        if b.kind == "norun":
+            pytest.skip(f"not run: {b.reason}")
+        if b.kind == "shown":
+            return  # displayed, never run; the conventions test checked that it is there and not empty
+        problem = course_pages.report(b, _runs[b.run_key].result())
+        if problem:
+            raise Failure(problem)
 
     def repr_failure(self, excinfo):
-        if isinstance(excinfo.value, pages_harness.BlockFailure):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo)
+        return str(excinfo.value) if isinstance(excinfo.value, Failure) else super().repr_failure(excinfo)
 
     def reportinfo(self):
         return self.path, self.block.line - 1, f"{self.block.page}:{self.block.line}"
+

@@ -5,14 +5,17 @@ import re
 import pytest
 import yaml
 
-from pages_source import ANCHOR_OK, CJK, DOCS, LANGS, ROOT, Source, pages
+from course_pages import DOCS, LANGS, ROOT, Site, pages, read_page
 
 ALL_PAGES = [f"{lang}/{p}" for lang in LANGS for p in pages(lang)]
+ANCHOR_OK = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef“”‘’—…·]")
+SITE = Site()
 
 
 @pytest.mark.parametrize("page", ALL_PAGES)
 def test_every_heading_has_an_explicit_english_anchor(page):
-    src = Source.read(DOCS / page)
+    src = read_page(DOCS / page, SITE)
     problems, seen = [], {}
     for line, _level, text, anchor in src.headings():
         if anchor is None:
@@ -29,7 +32,7 @@ def test_every_heading_has_an_explicit_english_anchor(page):
 @pytest.mark.parametrize("page", [p for p in ALL_PAGES if p.startswith("zh/")])
 def test_chinese_paragraphs_are_not_hard_wrapped(page):
     # A line break between two Chinese characters renders as a stray space in the browser.
-    src = Source.read(DOCS / page)
+    src = read_page(DOCS / page, SITE)
     prose = dict(src.prose)
     problems = []
     for n, line in src.prose:

@@ -6,12 +6,29 @@ same links and images, same test markers and admonition kinds.
 """
 
 import difflib
+import io
+import re
+import tokenize
 
 import pytest
 
-from pages_source import DOCS, Source, pages, strip_comments
+from course_pages import DOCS, Site, pages, read_page
 
 ZH, EN = set(pages("zh")), set(pages("en"))
+SITE = Site()
+
+
+def strip_comments(lang: str, body: str) -> str:
+    """Code without its comments and trailing spaces: comments are prose, and prose may differ."""
+    if lang == "python":
+        try:
+            toks = [t for t in tokenize.generate_tokens(io.StringIO(body + "\n").readline) if t.type != tokenize.COMMENT]
+            body = tokenize.untokenize(toks)
+        except (tokenize.TokenError, IndentationError, SyntaxError):
+            body = "\n".join(re.sub(r"(^|\s)#.*$", "", ln) for ln in body.split("\n"))
+    else:
+        body = "\n".join(re.sub(r"(^|\s)#(?!!).*$", "", ln) for ln in body.split("\n"))
+    return "\n".join(ln.rstrip() for ln in body.split("\n") if ln.strip())
 
 
 def test_every_page_exists_in_both_languages():
@@ -24,22 +41,23 @@ def _diff(a, b, what):
     return "\n".join(difflib.unified_diff([str(x) for x in a], [str(x) for x in b], f"zh {what}", f"en {what}", lineterm=""))
 
 
-def _blocks(src: Source):
+def _blocks(page):
     out = []
-    for f in src.fences:
-        lang = f.info.split()[0] if f.info else ""
-        if lang == "mermaid":
-            out.append((f.line, "mermaid", None))
-        elif lang in ("python", "bash", "sh"):
-            out.append((f.line, f.info, strip_comments(f.info, f.body)))
+    for b in page.blocks:
+        if b.lang == "mermaid":  # a diagram's labels are prose
+            out.append((b.line, "mermaid", None))
+        elif b.lang in ("python", "bash", "sh"):
+            out.append((b.line, b.lang, strip_comments(b.lang, b.code)))
         else:
-            out.append((f.line, f.info, f.body.rstrip()))
+            out.append((b.line, b.lang, b.code.rstrip()))
+        if b.expected is not None:
+            out.append((b.line, "output", b.expected.rstrip()))
     return out
 
 
 @pytest.mark.parametrize("page", sorted(ZH & EN))
 def test_twin_pages_differ_only_in_prose(page):
-    zh, en = Source.read(DOCS / "zh" / page), Source.read(DOCS / "en" / page)
+    zh, en = read_page(DOCS / "zh" / page, SITE), read_page(DOCS / "en" / page, SITE)
     problems = []
 
     for what, a, b in [

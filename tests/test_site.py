@@ -15,10 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pages_source import DOCS, LANGS, ROOT, Source, pages
-
-sys.path.insert(0, str(ROOT / "tests"))
-import pages_harness  # noqa: E402
+from course_pages import DOCS, LANGS, ROOT, Site, pages, read_page
 
 # Tags that make the browser fetch something when the page loads.
 LOADS = re.compile(
@@ -165,7 +162,7 @@ def test_headings_keep_their_english_anchors(site):
     for lang in LANGS:
         for page in pages(lang):
             html = html_of(site, lang, page)
-            for line, _level, text, anchor in Source.read(DOCS / lang / page).headings():
+            for line, _level, text, anchor in read_page(DOCS / lang / page, site_config()).headings():
                 if anchor and f'id="{anchor}"' not in html:
                     problems.append(f"docs/{lang}/{page}:{line}: #{anchor} is not in the HTML")
             bad = re.findall(r'<h[1-6] id="(_[0-9]*)"', html)
@@ -244,11 +241,15 @@ def test_a_missing_snippet_or_section_fails_the_strict_build(tmp_path):
         assert "gone.py" in results[case].stderr or "'b'" in results[case].stderr, results[case].stderr[-2000:]
 
 
+def site_config() -> Site:
+    return Site(ROOT)
+
+
 def test_the_page_tests_expand_includes_with_the_same_configuration():
-    site = pages_harness.Site(ROOT)
+    site = site_config()
     assert site.snippet_config.get("check_paths") is True
     assert [os.path.abspath(b) for b in site.snippet_config["base_path"]] == [str(ROOT)]
-    lines, origins = site.expand('```python\n--8<-- "snippets/setup/check_install.py"\n```')
-    assert "import minigpt" in lines and origins[lines.index("import minigpt")] == (2, "snippets/setup/check_install.py")
+    lines = site.expand('```python\n--8<-- "snippets/setup/01_check_install.py"\n```')
+    assert "import minigpt" in lines
     with pytest.raises(Exception, match="could not be found"):
         site.expand('--8<-- "snippets/setup/no_such_file.py"')

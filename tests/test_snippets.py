@@ -1,44 +1,40 @@
-"""Every file in snippets/ is shown on a page and runs on its own, as the setup page promises.
+"""Every file in snippets/ is on a page: each script is run by a page (conftest.py runs it, once), each
+lesson module is shown on a page or imported by its lesson's scripts. Nothing lies around unused."""
 
-Twin pages, anchors and shown outputs are checked for every page by test_parity.py, test_pages.py
-and the page harness; this adds what only a snippet file can show: that it is used, and that
-``python snippets/<lesson>/NN_what.py`` from the repository root prints exactly what the page shows.
-"""
-
-import subprocess
-import sys
+import re
 from pathlib import Path
 
-import pytest
-
-from pages_source import DOCS, Source, pages
+from course_pages import DOCS, LANGS, Site, pages, read_page
 
 ROOT = Path(__file__).resolve().parents[1]
-SNIPPETS = sorted((ROOT / "snippets").glob("*/*.py"))
+SCRIPTS = sorted((ROOT / "snippets").glob("*/[0-9][0-9]_*.py"))
+MODULES = sorted(p for p in (ROOT / "snippets").glob("*/*.py") if not re.match(r"\d\d_", p.name))
 
 
-def _pages_including(rel: str) -> list[Source]:
-    found = []
-    for lang in ("zh", "en"):
+def _run_and_shown() -> tuple[set[str], set[str]]:
+    site, run, shown = Site(ROOT), set(), set()
+    for lang in LANGS:
         for page in pages(lang):
-            src = Source.read(DOCS / lang / page)
-            if any(inc.split(":")[0] == rel for inc in src.includes()):
-                found.append(src)
-    return found
+            for b in read_page(DOCS / lang / page, site).blocks:
+                if b.run_key and b.run_key[0] == "script":
+                    run.add(b.run_key[1])
+                shown.update(inc.split(":")[0] for inc in b.includes)
+    return run, shown
 
 
-def test_snippets_exist():
-    assert SNIPPETS, "no snippets found"
+def test_every_script_is_run_by_a_page():
+    run, _ = _run_and_shown()
+    unused = [str(p.relative_to(ROOT)) for p in SCRIPTS if str(p.relative_to(ROOT)) not in run]
+    assert SCRIPTS and not unused, f"no page runs these scripts: {unused}"
 
 
-@pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda p: str(p.relative_to(ROOT)))
-def test_snippet_is_shown_and_runs_as_a_script(snippet):
-    rel = str(snippet.relative_to(ROOT))
-    shown_on = _pages_including(rel)
-    assert shown_on, f"{rel} is not included by any page"
-    proc = subprocess.run([sys.executable, rel], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, f"python {rel} failed:\n{proc.stderr}"
-    assert proc.stdout.strip(), f"{rel} prints nothing; a snippet prints what its page shows"
-    for src in shown_on:
-        outputs = [f.body + "\n" for f in src.fences if f.info == "text"]
-        assert proc.stdout in outputs, f"what python {rel} prints is not shown on {src.rel}"
+def test_every_lesson_module_is_shown_or_imported():
+    _, shown = _run_and_shown()
+    unused = []
+    for module in MODULES:
+        rel = str(module.relative_to(ROOT))
+        imported = any(re.search(rf"^\s*(from|import) {module.stem}\b", s.read_text(encoding="utf-8"), re.M)
+                       for s in module.parent.glob("[0-9][0-9]_*.py"))
+        if rel not in shown and not imported:
+            unused.append(rel)
+    assert not unused, f"lesson modules neither shown on a page nor imported by their lesson's scripts: {unused}"

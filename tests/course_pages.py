@@ -1,0 +1,325 @@
+"""Read a course page the way the site shows it: its code blocks, their includes, its prose.
+
+The one Markdown reader of the tests. pytest-codeblocks finds the fenced blocks and their markers,
+pymdownx's own snippet preprocessor (configured from ``mkdocs.yml``, as ``mkdocs build`` uses it)
+expands the includes, and ``read_page`` sorts every python/bash/sh block into one kind:
+
+* ``script``  ``--8<-- "snippets/<lesson>/NN_what.py"`` alone: run as ``python <that file>``;
+* ``shown``   includes of sections, lesson modules or ``src/`` files: displayed, never run;
+* ``shell``   a bash/sh block: run with ``bash -euo pipefail`` from the repository root;
+* ``norun``   inside a visible ``!!! norun "why"`` admonition (README.md: after a paragraph that starts
+  with ``**Not run by the tests**``), with ``<!--pytest-codeblocks:skip-->`` before it.
+
+``Page.problems`` lists every broken convention (see CONTRIBUTING.md), each naming the page line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import io
+import os
+import re
+import subprocess
+import sys
+import warnings
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+LANGS = ("zh", "en")
+
+RUN_LANGS = ("python", "bash", "sh")
+OTHER_LANGS = frozenset({"text", "mermaid", "toml", "yaml", "json", "ini", "diff", "csv", "html", "css", "latex"})
+CODE_LIKE = frozenset({"py", "python3", "py3", "pycon", "ipython", "ipython3", "pytb", "shell", "zsh", "console",
+                       "shell-session", "sh-session", "bash-session", "powershell"})
+MARKER = re.compile(r"^\s*<!--[-\s]*(pytest[-.:a-z]*)[\s:]*([^>]*?)[-\s]*-->\s*$")
+ALLOWED_MARKERS = {"expected-output", "skip"}
+INCLUDE = re.compile(r"""^\s*-{1,}8<-{1,}\s+(["'])(.+?)\1\s*$""")
+SCRIPT = re.compile(r"^snippets/[a-z0-9-]+/\d\d_[a-z0-9_]+\.py$")
+NORUN = re.compile(r"^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s+norun\b\s*(?P<title>.*)$")
+FOLD = re.compile(r"^(?P<indent>\s*)\?\?\?\+?\s+\w+")
+README_NORUN = re.compile(r"^\s*\*\*(Not run by the tests|不在测试里运行)")
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
+ANCHOR = re.compile(r"\{\s*#([^\s}]+)\s*\}\s*$")
+LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+HTML_SRC = re.compile(r"""<(?:img|a|source|iframe)\b[^>]*\b(?:src|href)=["']([^"']+)["']""")
+INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+
+
+def pages(lang: str) -> list[str]:
+    """Page paths relative to docs/<lang>/, sorted."""
+    return sorted(p.relative_to(DOCS / lang).as_posix() for p in (DOCS / lang).rglob("*.md"))
+
+
+class Site:
+    """pymdownx's snippet preprocessor of one checkout, configured from its mkdocs.yml."""
+
+    def __init__(self, root: Path = ROOT):
+        import markdown
+        from mkdocs.config import load_config
+
+        self.root = Path(root).resolve()
+        with contextlib.redirect_stderr(io.StringIO()):
+            config = load_config(str(self.root / "mkdocs.yml"))
+        self.snippet_config = dict(config.mdx_configs["pymdownx.snippets"])
+        md = markdown.Markdown(extensions=["pymdownx.snippets"],
+                               extension_configs={"pymdownx.snippets": self.snippet_config})
+        self.preprocessor = md.preprocessors["snippet"]
+
+    def expand(self, text: str) -> list[str]:
+        """The lines of ``text`` with every include expanded (raises if a file or section is missing)."""
+        return self.preprocessor.run(text.split("\n"))
+
+
+@dataclass
+class Block:
+    page: str  # repository-relative page path
+    line: int  # page line of the opening fence (1-based)
+    lang: str  # the fence's info string
+    code: str  # the body as written on the page
+    expected: str | None  # the shown output (the text fence after <!--pytest-codeblocks:expected-output-->)
+    includes: list[str]  # the --8<-- targets in the body
+    kind: str  # "script", "shown", "shell", "norun" or "other" (text, mermaid...)
+    reason: str = ""  # for norun: why, as the reader sees it
+    folded: bool = False  # inside a ??? fold (an exercise's answer)
+
+    @property
+    def name(self) -> str:
+        return f"L{self.line}" + (f"[{' + '.join(self.includes)}]" if self.includes else "")
+
+    @property
+    def run_key(self) -> tuple[str, str] | None:
+        """What to run: ("script", path) or ("shell", code). A shell line that runs one script is that script."""
+        if self.kind == "script":
+            return ("script", self.includes[0])
+        if self.kind == "shell":
+            m = re.fullmatch(r"python (snippets/\S+\.py)\n?", self.code)
+            return ("script", m.group(1)) if m and SCRIPT.match(m.group(1)) else ("shell", self.code)
+        return None
+
+
+@dataclass
+class Page:
+    path: Path
+    rel: str
+    lines: list[str]
+    blocks: list[Block] = field(default_factory=list)
+    fenced: set[int] = field(default_factory=set)  # 0-based indices of lines inside or on a fence
+    problems: list[str] = field(default_factory=list)
+
+    @cached_property
+    def prose(self) -> list[tuple[int, str]]:
+        """(1-based line, text) of every line outside the fences."""
+        return [(i + 1, line) for i, line in enumerate(self.lines) if i not in self.fenced]
+
+    def headings(self) -> list[tuple[int, int, str, str | None]]:
+        """(line, level, text, anchor or None) of every heading."""
+        out = []
+        for n, line in self.prose:
+            if m := HEADING.match(line):
+                a = ANCHOR.search(m.group(2))
+                out.append((n, len(m.group(1)), m.group(2), a.group(1) if a else None))
+        return out
+
+    def links(self) -> list[str]:
+        """Link and image targets, in order, outside code."""
+        out = []
+        for _n, line in self.prose:
+            line = INLINE_CODE.sub("", line)
+            out += [m.group(1) for m in sorted([*LINK.finditer(line), *HTML_SRC.finditer(line)], key=lambda m: m.start())]
+        return out
+
+    def includes(self) -> list[str]:
+        return [inc for b in self.blocks for inc in b.includes]
+
+    def markers(self) -> list[str]:
+        return [m.group(1) + m.group(2) for _n, line in self.prose if (m := MARKER.match(line))]
+
+    def admonitions(self) -> list[str]:
+        return [m.group(2) for _n, line in self.prose if (m := re.match(r"^\s*(!!!|\?\?\?\+?)\s+([\w-]+)", line))]
+
+
+def _closing(lines: list[str], start: int, fence: str) -> int:
+    """Index of the line that closes the fence opened at ``start``."""
+    for j in range(start + 1, len(lines)):
+        if lines[j].lstrip().startswith(fence) and not lines[j].strip().strip("`"):
+            return j
+    return len(lines) - 1
+
+
+def _container(lines: list[str], index: int) -> str | None:
+    """The line that opens the block (admonition, fold) the fence at ``index`` is indented under, if any."""
+    indent = len(lines[index]) - len(lines[index].lstrip())
+    for k in range(index - 1, -1, -1):
+        line = lines[k]
+        if line.strip() and len(line) - len(line.lstrip()) < indent:
+            return line
+    return None
+
+
+def _readme_norun(lines: list[str], index: int) -> bool:
+    """Outside the site (README.md on GitHub shows no admonitions), the marker is a paragraph just above
+    the block that starts with **Not run by the tests**."""
+    k = index - 1
+    while k >= 0 and (not lines[k].strip() or MARKER.match(lines[k])):
+        k -= 1
+    while k > 0 and lines[k - 1].strip():
+        k -= 1
+    return k >= 0 and bool(README_NORUN.match(lines[k]))
+
+
+def read_page(path: Path, site: Site) -> Page:
+    """The page's blocks, sorted into kinds, and the conventions it breaks."""
+    from pytest_codeblocks.main import extract_from_buffer
+
+    path = Path(path).resolve()
+    rel = path.relative_to(site.root).as_posix()
+    text = path.read_text(encoding="utf-8")
+    page = Page(path, rel, text.split("\n"))
+    lines, problems = page.lines, page.problems
+    with warnings.catch_warnings():  # `pytest-codeblocks:skip` is our documented marker, not deprecated here
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            found = extract_from_buffer(io.StringIO(text))
+        except RuntimeError as e:
+            problems.append(f"{rel}: {e}")
+            return page
+
+    for cb in found:
+        start = cb.lineno - 1
+        fence = lines[start].lstrip()[: len(lines[start].lstrip()) - len(lines[start].lstrip().lstrip("`"))]
+        end = _closing(lines, start, fence)
+        page.fenced.update(range(start, end + 1))
+        where = f"{rel}:{cb.lineno}"
+        if cb.expected_output is not None:  # the text fence after the marker
+            k = end + 1
+            while not lines[k].lstrip().startswith("```"):
+                k += 1
+            page.fenced.update(range(k, _closing(lines, k, "```") + 1))
+            if lines[k].strip().strip("`") != "text":
+                problems.append(f"{rel}:{k + 1}: an expected output must be a ```text fence")
+        lang = (cb.syntax or "").strip()
+        includes = [m.group(2) for ln in cb.code.split("\n") if (m := INCLUDE.match(ln))]
+        block = Block(rel, cb.lineno, lang, cb.code, cb.expected_output, includes, "other")
+        opener = _container(lines, start) if lines[start] != lines[start].lstrip() else None
+        block.folded = bool(opener and FOLD.match(opener))
+        norun = NORUN.match(opener or "") if rel.startswith("docs/") else None
+        skipped = "pytest.mark.skip" in cb.marks
+        if lang in RUN_LANGS:
+            page.blocks.append(block)
+            _classify(block, site, skipped, norun, _readme_norun(lines, start) and not rel.startswith("docs/"),
+                      problems, where)
+        else:
+            page.blocks.append(block)
+            first = re.split(r"[\s{}.=]+", lang.strip("{} .").lower())[0] if lang else ""
+            if not lang:
+                problems.append(f"{where}: a fence without a language; use ```python/```bash to run, ```text for output")
+            elif lang.split()[0] in RUN_LANGS or first in RUN_LANGS or first in CODE_LIKE:
+                problems.append(f"{where}: fence ```{lang} looks like code but would not run; "
+                                f"write exactly ```python, ```bash or ```sh")
+            elif lang not in OTHER_LANGS:
+                problems.append(f"{where}: unknown fence language '{lang}'; use one of "
+                                f"{', '.join(RUN_LANGS + tuple(sorted(OTHER_LANGS)))}")
+            if skipped or includes and lang == "text":
+                problems.append(f"{where}: only python, bash and sh blocks can be skipped or include files")
+
+    for i, line in enumerate(lines):
+        if i in page.fenced:
+            continue
+        if re.match(r"^\s*~~~", line):
+            problems.append(f"{rel}:{i + 1}: a ~~~ fence is never run or checked; use ``` and a language")
+        elif re.match(r"^\s*>[\s>]*```", line):
+            problems.append(f"{rel}:{i + 1}: a fence inside a > quote is never run or checked; take it out")
+        elif (m := MARKER.match(line)) and m.group(1).removeprefix("pytest-codeblocks:") not in ALLOWED_MARKERS:
+            problems.append(f"{rel}:{i + 1}: marker {m.group(1)}{m.group(2)} is not used here; "
+                            f"the runner knows only expected-output and skip (inside a norun admonition)")
+        elif m := NORUN.match(line):
+            if not m.group("title").strip().strip('"'):
+                problems.append(f"{rel}:{i + 1}: a norun admonition needs a title that says why it is not run")
+    return page
+
+
+def _classify(block: Block, site: Site, skipped: bool, norun, readme_norun: bool, problems: list[str],
+              where: str) -> None:
+    """Set ``block.kind`` for a python/bash/sh block and note what breaks the rules."""
+    visible = norun is not None or readme_norun
+    if skipped or visible:
+        block.kind = "norun"
+        block.reason = norun.group("title").strip().strip('"') if norun else "not run by the tests (see above)"
+        if not skipped:
+            problems.append(f"{where}: this block is marked as not run but would run; "
+                            f"put <!--pytest-codeblocks:skip--> before it, or take it out of the norun admonition")
+        elif not visible:
+            how = ('inside a visible !!! norun "why it is not run" admonition' if block.page.startswith("docs/")
+                   else "right after a paragraph that starts with **Not run by the tests** and says why")
+            problems.append(f"{where}: this {block.lang} block is skipped but the reader is not told why; put it {how}")
+        return
+    if block.lang != "python":
+        block.kind = "shell"
+        return
+    body = [ln for ln in block.code.split("\n") if ln.strip()]
+    if len(block.includes) != len(body):
+        problems.append(f"{where}: python on a page is either run from snippets/<lesson>/NN_what.py or shown from "
+                        f"a file; move this code into a script and include it with --8<-- \"snippets/...\"")
+        return
+    scripts = [inc for inc in block.includes if SCRIPT.match(inc)]
+    if scripts and len(block.includes) == 1:
+        block.kind = "script"
+        if not (site.root / scripts[0]).is_file():
+            problems.append(f"{where}: {scripts[0]} does not exist")
+        name = Path(scripts[0]).name
+        if block.folded != name[3:].startswith("answer"):
+            problems.append(f"{where}: {name}: a script shown inside a ??? fold (an answer) is named "
+                            f"NN_answer_*.py, and only such a script is folded (minigpt lesson leaves answers out)")
+        return
+    if scripts:
+        problems.append(f"{where}: a script is run on its own; give {', '.join(scripts)} a block of its own")
+        return
+    block.kind = "shown"
+    if block.expected is not None:
+        problems.append(f"{where}: a shown section is not run, so it has no output to show")
+    try:
+        expanded = site.expand(block.code)
+    except Exception as e:  # SnippetMissingError: a missing file or section
+        problems.append(f"{where}: {type(e).__name__}: {e}")
+        return
+    if not any(ln.strip() for ln in expanded):
+        problems.append(f"{where}: {' + '.join(block.includes)} is empty: the reader would see a blank block")
+
+
+def run(key: tuple[str, str], root: Path, timeout: int = 300) -> subprocess.CompletedProcess:
+    """Run one script (``python path``) or one shell block from ``root`` in a process of its own, with this
+    venv first on PATH, as a reader's activated venv would."""
+    kind, what = key
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+               MPLBACKEND="Agg", PYTHONHASHSEED="0")
+    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # parallel runs share the cores
+        env.setdefault(name, "1")
+    argv = [sys.executable, what] if kind == "script" else ["bash", "-euo", "pipefail", "-c", what]
+    try:
+        return subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout or ""
+        return subprocess.CompletedProcess(argv, -1, out, f"timed out after {timeout} s")
+
+
+def report(block: Block, done: subprocess.CompletedProcess) -> str | None:
+    """What is wrong with ``block``, given its command's run: a failure, unshown output, or a diff; else None."""
+    where = f"{block.page}:{block.line}" + (f" ({' + '.join(block.includes)})" if block.includes else "")
+    command = f"python {block.run_key[1]}" if block.run_key[0] == "script" else block.code.rstrip()
+    if done.returncode != 0:
+        return (f"{where}: `{command}` exited with status {done.returncode}\n\n--- stderr ---\n"
+                f"{done.stderr.rstrip()}\n--- stdout ---\n{done.stdout.rstrip()}")
+    if block.expected is None:  # a script prints what its page shows; a shell command may say more than the page
+        if block.kind == "script" and done.stdout.strip():
+            return f"{where}: `{command}` prints output that the page does not show:\n{done.stdout}"
+        return None
+    if done.stdout != block.expected:
+        diff = "".join(difflib.unified_diff(block.expected.splitlines(True), done.stdout.splitlines(True),
+                                            "shown on the page", "printed by the code"))
+        return f"{where}: the output shown on the page differs from what `{command}` prints\n\n{diff}"
+    return None

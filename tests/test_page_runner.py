@@ -1,0 +1,238 @@
+"""The page runner (tests/course_pages.py + conftest.py) does what it promises, on small pages written to a
+temporary project with the same snippet settings as the real mkdocs.yml."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import course_pages as cp
+
+ROOT = Path(__file__).resolve().parents[1]
+MKDOCS_YML = """\
+site_name: runner self-test
+markdown_extensions:
+  - pymdownx.snippets:
+      check_paths: true
+      dedent_subsections: true
+      base_path:
+        - !relative $config_dir
+"""
+F = "```"
+ADD = {"snippets/demo/01_add.py": "print('2 + 2 =', 2 + 2)\n"}
+
+
+def project(tmp_path: Path, page: str, files: dict[str, str] | None = None, name: str = "docs/zh/p.md"):
+    (tmp_path / "mkdocs.yml").write_text(MKDOCS_YML, encoding="utf-8")
+    (tmp_path / "docs").mkdir(exist_ok=True)
+    for rel, text in {**(files or {}), name: page}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(textwrap.dedent(text).replace("'''", F), encoding="utf-8")
+    site = cp.Site(tmp_path)
+    return site, cp.read_page(tmp_path / name, site)
+
+
+def reports(site, page) -> list[str]:
+    """Run every runnable block; the failure reports (empty when all pass)."""
+    return [r for b in page.blocks if b.run_key and (r := cp.report(b, cp.run(b.run_key, site.root)))]
+
+
+SHOWN_OUTPUT = """\
+    # T {{ #t }}
+
+    '''python
+    --8<-- "snippets/demo/01_add.py"
+    '''
+
+    <!--pytest-codeblocks:expected-output-->
+    '''text
+    {shown}
+    '''
+    """
+
+
+def test_a_script_block_runs_the_file_and_a_wrong_output_fails_with_a_diff(tmp_path):
+    site, page = project(tmp_path, SHOWN_OUTPUT.format(shown="2 + 2 = 5"), ADD)
+    [block] = [b for b in page.blocks if b.kind == "script"]
+    assert block.name == "L3[snippets/demo/01_add.py]" and block.run_key == ("script", "snippets/demo/01_add.py")
+    [report] = reports(site, page)
+    assert "docs/zh/p.md:3 (snippets/demo/01_add.py)" in report and "python snippets/demo/01_add.py" in report
+    assert "-2 + 2 = 5" in report and "+2 + 2 = 4" in report
+    site, page = project(tmp_path, SHOWN_OUTPUT.format(shown="2 + 2 = 4"), ADD)
+    assert page.problems == [] and reports(site, page) == []
+
+
+def test_a_script_whose_output_the_page_does_not_show_fails(tmp_path):
+    site, page = project(tmp_path, "'''python\n--8<-- \"snippets/demo/01_add.py\"\n'''\n", ADD)
+    [report] = reports(site, page)
+    assert "prints output that the page does not show" in report
+
+
+def test_a_failing_script_fails_with_its_traceback_in_the_real_file(tmp_path):
+    site, page = project(tmp_path, "'''python\n--8<-- \"snippets/demo/02_bad.py\"\n'''\n", {
+        "snippets/demo/02_bad.py": "import json\n\n\ndef parse(text):\n    return json.loads(text)\n\n\nparse('{x')\n"})
+    [report] = reports(site, page)
+    assert 'snippets/demo/02_bad.py", line 8, in <module>' in report
+    assert 'snippets/demo/02_bad.py", line 5, in parse' in report and "JSONDecodeError" in report
+
+
+def test_scripts_run_in_their_own_process_from_the_root_as_main(tmp_path):
+    site, page = project(tmp_path, """\
+        '''python
+        --8<-- "snippets/demo/01_state.py"
+        '''
+
+        <!--pytest-codeblocks:expected-output-->
+        '''text
+        set
+        '''
+
+        '''python
+        --8<-- "snippets/demo/02_state.py"
+        '''
+
+        <!--pytest-codeblocks:expected-output-->
+        '''text
+        fresh True
+        '''
+        """, {"snippets/demo/shared.py": "value = 'fresh'\n",
+              "snippets/demo/01_state.py": "import shared\nshared.value = 'set'\nprint(shared.value)\n",
+              "snippets/demo/02_state.py": "import os, shared\nprint(shared.value, __name__ == '__main__' and "
+                                           "os.getcwd() == " + repr(str(tmp_path)) + ")\n"})
+    assert page.problems == [] and reports(site, page) == []
+
+
+def test_a_shown_section_is_displayed_never_run_and_must_not_be_missing_or_empty(tmp_path):
+    module = ("def keep():\n    # --8<-- [start:body]\n    open('ran.txt', 'w').write('ran')\n    raise SystemExit(1)\n"
+              "    # --8<-- [end:body]\n    # --8<-- [start:empty]\n    # --8<-- [end:empty]\n")
+    site, page = project(tmp_path, "'''python\n--8<-- \"snippets/demo/tensor.py:body\"\n'''\n",
+                         {"snippets/demo/tensor.py": module})
+    [block] = page.blocks
+    assert block.kind == "shown" and block.run_key is None and page.problems == []
+    assert site.expand(block.code)[0] == "open('ran.txt', 'w').write('ran')"  # methods render flush left
+    assert reports(site, page) == [] and not (tmp_path / "ran.txt").exists()
+    for section, problem in [("empty", "is empty"), ("gone", "could not be located")]:
+        _, page = project(tmp_path, f"'''python\n--8<-- \"snippets/demo/tensor.py:{section}\"\n'''\n",
+                          {"snippets/demo/tensor.py": module})
+        assert len(page.problems) == 1 and problem in page.problems[0], page.problems
+
+
+def test_python_written_on_the_page_or_mixed_with_a_script_is_rejected(tmp_path):
+    _, page = project(tmp_path, "'''python\nprint(1)\n'''\n")
+    assert len(page.problems) == 1 and "move this code into a script" in page.problems[0]
+    _, page = project(tmp_path, "'''python\n--8<-- \"snippets/demo/01_add.py\"\n--8<-- \"snippets/demo/m.py\"\n'''\n",
+                      {**ADD, "snippets/demo/m.py": "x = 1\n"})
+    assert len(page.problems) == 1 and "block of its own" in page.problems[0]
+
+
+def test_one_command_runs_once_and_both_languages_are_checked_against_it(tmp_path):
+    """End to end through pytest: ids name page line and snippet; twin pages share one run of each script."""
+    counter = "import pathlib\nf = pathlib.Path('runs.txt')\nf.write_text(f.read_text() + 'x' if f.exists() else 'x')\n"
+    files = {"snippets/demo/01_add.py": counter + "print('2 + 2 =', 2 + 2)\n"}
+    page = SHOWN_OUTPUT.format(shown="2 + 2 = 4") + "\n'''bash\npython snippets/demo/01_add.py\n'''\n"
+    project(tmp_path, page, files, name="docs/en/p.md")
+    project(tmp_path, page.replace("2 + 2 = 4", "2 + 2 = 5") + "\n'''py\nprint(1)\n'''\n", files, name="docs/zh/p.md")
+    shutil.copy(ROOT / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "tests").mkdir()
+    shutil.copy(ROOT / "tests" / "course_pages.py", tmp_path / "tests" / "course_pages.py")
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-rA", "docs"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST")})
+    out = proc.stdout
+    assert proc.returncode == 1, out
+    assert "PASSED docs/en/p.md::L3[snippets/demo/01_add.py]" in out and "PASSED docs/en/p.md::L12" in out
+    assert "FAILED docs/zh/p.md::L3[snippets/demo/01_add.py]" in out and "+2 + 2 = 4" in out
+    assert "FAILED docs/zh/p.md::conventions" in out and "looks like code but would not run" in out
+    assert (tmp_path / "runs.txt").read_text() == "x"  # four blocks, one run
+
+
+@pytest.mark.parametrize("fence", ["py", "python3", 'python title="x.py"', "{.python}", "", "pycon", "shell"])
+def test_a_fence_that_would_not_run_is_rejected(tmp_path, fence):
+    _, page = project(tmp_path, f"# T {{ #t }}\n\n{F}{fence}\nprint(1)\n{F}\n")
+    assert not [b for b in page.blocks if b.run_key]
+    assert len(page.problems) == 1 and "docs/zh/p.md:3" in page.problems[0], page.problems
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("~~~python\nprint(1)\n~~~\n", "~~~"),
+    ("> '''python\n> print(1)\n> '''\n", "quote"),
+    ("'''bash\necho 1\n'''\n\n<!--pytest-codeblocks:expected-output-->\n'''python\n1\n'''\n", "must be a ```text"),
+    ("'''bash\necho 1\n'''\n\n<!--pytest-codeblocks:cont-->\n'''bash\necho 2\n'''\n", "marker pytest-codeblocks:cont"),
+    ("<!--pytest.mark.skip-->\n'''bash\necho 1\n'''\n", "marker pytest.mark.skip"),
+    ("'''python\n--8<-- \"snippets/nope.py\"\n'''\n", "could not be found"),
+])
+def test_pages_that_break_a_rule_are_told_which_one(tmp_path, text, problem):
+    _, page = project(tmp_path, text)
+    assert any(problem in p for p in page.problems), page.problems
+
+
+def test_shell_blocks_fail_on_a_middle_line_or_a_pipe_and_run_in_the_root_with_the_venv(tmp_path, monkeypatch):
+    monkeypatch.setenv("MINIGPT_DATA", "/some/data")
+    site, page = project(tmp_path, "'''bash\necho first\nls does-not-exist\necho last\n'''\n\n"
+                                   "'''bash\nfalse | cat\n'''\n\n'''bash\npwd\ncommand -v python\necho \"$MINIGPT_DATA\"\n'''\n")
+    middle, pipe = reports(site, page)
+    assert "status 2" in middle and "does-not-exist" in middle
+    assert middle.split("--- stdout ---")[1].split() == ["first"]
+    assert "status 1" in pipe
+    done = cp.run(page.blocks[2].run_key, site.root)
+    assert done.stdout.split("\n")[:3] == [str(tmp_path), str(Path(sys.executable).parent / "python"), "/some/data"]
+
+
+SKIPPED = """\
+    # T {{ #t }}
+
+    <!--pytest-codeblocks:skip-->
+
+    {open}
+
+    {indent}'''bash
+    {indent}make serve
+    {indent}'''
+    """
+
+
+def test_a_norun_block_is_skipped_with_its_visible_reason(tmp_path):
+    _, page = project(tmp_path, SKIPPED.format(open='!!! norun "Serves until Ctrl+C"', indent="    "))
+    [block] = page.blocks
+    assert page.problems == [] and block.kind == "norun" and block.reason == "Serves until Ctrl+C"
+    assert block.run_key is None
+
+
+@pytest.mark.parametrize("opening, indent, problem", [
+    ("Serve it:", "", "the reader is not told why"),
+    ("!!! norun", "    ", "title that says why"),
+])
+def test_a_skip_must_be_visible_and_say_why(tmp_path, opening, indent, problem):
+    _, page = project(tmp_path, SKIPPED.format(open=opening, indent=indent))
+    assert any(problem in p for p in page.problems), page.problems
+
+
+def test_a_block_in_a_norun_admonition_that_would_run_is_rejected(tmp_path):
+    _, page = project(tmp_path, '!!! norun "Not run"\n\n    \'\'\'bash\n    echo hi\n    \'\'\'\n')
+    assert len(page.problems) == 1 and "would run" in page.problems[0]
+
+
+def test_answers_are_folded_and_named_as_answers(tmp_path):
+    files = {"snippets/demo/01_answer_x.py": "", "snippets/demo/02_try.py": ""}
+    fold = '??? success "Answer"\n\n    \'\'\'python\n    --8<-- "snippets/demo/{}.py"\n    \'\'\'\n'
+    assert project(tmp_path, fold.format("01_answer_x"), files)[1].problems == []
+    _, page = project(tmp_path, fold.format("02_try"), files)
+    assert len(page.problems) == 1 and "NN_answer_*.py" in page.problems[0]
+    _, page = project(tmp_path, "'''python\n--8<-- \"snippets/demo/01_answer_x.py\"\n'''\n", files)
+    assert len(page.problems) == 1 and "NN_answer_*.py" in page.problems[0]
+
+
+README = "# R\n\n{lead} `make serve` runs until you press Ctrl+C.\n\n<!--pytest-codeblocks:skip-->\n'''bash\nmake serve\n'''\n"
+
+
+def test_readme_marks_a_skipped_block_with_a_bold_lead_in(tmp_path):
+    _, page = project(tmp_path, README.format(lead="**Not run by the tests:**"), name="README.md")
+    assert page.problems == [] and page.blocks[0].kind == "norun"
+    _, page = project(tmp_path, README.format(lead="Start the site:"), name="README.md")
+    assert len(page.problems) == 1 and "README.md:6" in page.problems[0] and "**Not run by the tests**" in page.problems[0]

@@ -1,0 +1,198 @@
+"""The lesson modules (snippets/<lesson>/<name>.py: the reader's files as each lesson leaves them) are
+checked against numpy and PyTorch like the library, op by op, in float64."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+SNIPPETS = ROOT / "snippets"
+NAMES = ("tensor", "functional", "nn", "optim", "gradcheck", "strided", "broadcast")
+ENGINES = ["autograd", "gradcheck", "softmax-cross-entropy", "layers-optim"]  # lessons 3-6: a Tensor each
+
+
+def load(lesson: str, name: str):
+    """Import snippets/<lesson>/<name>.py the way its scripts do (their folder first on sys.path), fresh."""
+    saved = {n: sys.modules.pop(n) for n in NAMES if n in sys.modules}
+    sys.path.insert(0, str(SNIPPETS / lesson))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(SNIPPETS / lesson))
+        for n in NAMES:
+            sys.modules.pop(n, None)
+        sys.modules.update(saved)
+
+
+def rand(seed, *shape, positive=False):
+    a = np.random.default_rng(seed).standard_normal(shape)
+    return np.abs(a) + 0.5 if positive else a
+
+
+# name: (ours, torch's, input shapes, positive inputs, first lesson that has it)
+OPS = {
+    "add": (lambda a, b: a + b, lambda a, b: a + b, [(3, 4), (3, 4)], False, 0),
+    "sub": (lambda a, b: a - b, lambda a, b: a - b, [(3, 4), (3, 4)], False, 0),
+    "mul": (lambda a, b: a * b, lambda a, b: a * b, [(3, 4), (3, 4)], False, 0),
+    "div": (lambda a, b: a / b, lambda a, b: a / b, [(3, 4), (3, 4)], True, 0),
+    "pow": (lambda a: a**3.5, lambda a: a**3.5, [(2, 5)], True, 0),
+    "neg scalar": (lambda a: 2.0 - a * 3.0, lambda a: 2.0 - a * 3.0, [(4,)], False, 0),
+    "exp log": (lambda a: a.exp() + a.log(), lambda a: a.exp() + a.log(), [(3, 2)], True, 0),
+    "tanh relu": (lambda a: a.tanh() * a.relu(), lambda a: a.tanh() * a.relu(), [(5, 3)], False, 0),
+    "sum": (lambda a: a.sum(1) * 2.0, lambda a: a.sum(1) * 2.0, [(3, 4, 2)], False, 0),
+    "sum keepdim": (lambda a: a * a.sum(-1, keepdim=True), lambda a: a * a.sum(-1, keepdim=True), [(3, 4)], False, 1),
+    "matmul": (lambda a, b: a @ b, lambda a, b: a @ b, [(3, 4), (4, 5)], False, 0),
+    "batched matmul": (lambda a, b: a @ b, lambda a, b: a @ b, [(2, 3, 4), (2, 4, 5)], False, 0),
+    "broadcast add": (lambda a, b: a + b, lambda a, b: a + b, [(2, 3, 4), (4,)], False, 1),
+    "broadcast mul": (lambda a, b: a * b, lambda a, b: a * b, [(2, 1, 4), (3, 1)], False, 1),
+    "linear matmul": (lambda x, w: x @ w.T, lambda x, w: x @ w.T, [(2, 3, 4), (5, 4)], False, 1),
+    "mean": (lambda a: a.mean(0), lambda a: a.mean(0), [(3, 4)], False, 1),
+    "reshape permute": (lambda a: a.reshape(2, 12).reshape(2, 3, 4).permute(2, 0, 1) * 1.5,
+                        lambda a: a.reshape(2, 12).reshape(2, 3, 4).permute(2, 0, 1) * 1.5, [(6, 4)], False, 1),
+    "transpose": (lambda a: a.transpose(0, 2) * a.transpose(0, 2), lambda a: a.transpose(0, 2) * a.transpose(0, 2),
+                  [(2, 3, 4)], False, 1),
+    "index": (lambda a: a[np.array([0, 2, 0])] * 2.0, lambda a: a[torch.tensor([0, 2, 0])] * 2.0, [(3, 4)], False, 1),
+    "softmax": (lambda a: a.softmax(-1), lambda a: a.softmax(-1), [(3, 5)], False, 2),
+    "softmax dim 0": (lambda a: a.softmax(0), lambda a: a.softmax(0), [(3, 5)], False, 2),
+    "log_softmax": (lambda a: a.log_softmax(-1), lambda a: a.log_softmax(-1), [(2, 3, 5)], False, 2),
+}
+CASES = [(lesson, op) for i, lesson in enumerate(ENGINES) for op, spec in OPS.items() if spec[4] <= i]
+
+
+@pytest.mark.parametrize("lesson, op", CASES, ids=[f"{lesson}:{op}" for lesson, op in CASES])
+def test_every_op_of_the_readers_engine_matches_torch(lesson, op):
+    Tensor = load(lesson, "tensor").Tensor
+    ours, theirs, shapes, positive, _ = OPS[op]
+    arrays = [rand(i, *s, positive=positive) for i, s in enumerate(shapes)]
+    xs = [Tensor(a, requires_grad=True) for a in arrays]
+    ts = [torch.tensor(a, requires_grad=True) for a in arrays]
+    out, tout = ours(*xs), theirs(*ts)
+    np.testing.assert_allclose(out.data, tout.detach().numpy(), rtol=1e-12, atol=1e-12)
+    g = rand(9, *tout.shape)
+    (out * Tensor(g)).sum().backward()
+    tout.backward(torch.tensor(g))
+    for x, t in zip(xs, ts):
+        np.testing.assert_allclose(x.grad, t.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_lesson_3_refuses_broadcast_gradients_and_later_lessons_sum_them():
+    Tensor = load("autograd", "tensor").Tensor
+    with pytest.raises(ValueError, match="summed back"):
+        (Tensor(np.ones((2, 3))) * Tensor(np.ones(3), requires_grad=True)).sum().backward()
+    Tensor = load("gradcheck", "tensor").Tensor
+    w = Tensor(np.ones(3), requires_grad=True)
+    (Tensor(np.ones((2, 3))) * w).sum().backward()
+    np.testing.assert_array_equal(w.grad, [2.0, 2.0, 2.0])
+
+
+def test_lesson_1_strides_and_views_agree_with_numpy_and_torch():
+    strided = load("storage", "strided")
+    for shape in [(2, 3, 4), (5,), (3, 1, 2), (2, 3, 2, 4)]:
+        x, a = strided.Strided.arange(*shape), np.arange(int(np.prod(shape))).reshape(shape)
+        assert x.strides == tuple(s // a.itemsize for s in a.strides) == torch.from_numpy(a).stride()
+        dims = tuple(reversed(range(len(shape))))
+        assert x.permute(*dims).tolist() == a.transpose(dims).tolist()
+        assert x.permute(*dims).is_contiguous() == torch.from_numpy(a).permute(dims).is_contiguous()
+    y = strided.Strided.arange(2, 3, 8).reshape(2, 3, 2, 4).permute(0, 2, 1, 3)
+    with pytest.raises(ValueError, match="contiguous"):
+        y.reshape(4, 3, 4)
+    ref = np.arange(48).reshape(2, 3, 2, 4).transpose(0, 2, 1, 3).reshape(4, 3, 4)
+    assert y.contiguous().reshape(4, 3, 4).tolist() == ref.tolist()
+    assert strided.Strided.arange(2, 3, 4).select(1, 2).tolist() == np.arange(24).reshape(2, 3, 4)[:, 2].tolist()
+
+
+def test_lesson_2_broadcasting_and_batched_matmul_agree_with_numpy():
+    b = load("broadcast-matmul", "broadcast")
+    for x, y in [((2, 3, 4), (4,)), ((8, 1, 6, 1), (7, 1, 5)), ((1,), (3, 2)), ((), (2, 2))]:
+        assert b.broadcast_shapes(x, y) == np.broadcast_shapes(x, y)
+    for x, y in [((3,), (4,)), ((2, 1), (8, 4, 3))]:
+        with pytest.raises(ValueError, match="do not broadcast"):
+            b.broadcast_shapes(x, y)
+    a, c = rand(0, 2, 1, 3, 4), rand(1, 5, 4, 6)
+    np.testing.assert_allclose(b.batched_matmul(a, c), a @ c, rtol=1e-12)
+    g = rand(2, 2, 3, 4)
+    t = torch.tensor(rand(3, 3, 1), requires_grad=True)
+    (t * torch.ones(2, 3, 4, dtype=torch.float64)).backward(torch.tensor(g))
+    np.testing.assert_allclose(b.unbroadcast(g, (3, 1)), t.grad.numpy(), rtol=1e-12)
+
+
+def test_lesson_4_gradcheck_passes_right_gradients_and_catches_a_wrong_one():
+    gc = load("gradcheck", "gradcheck")
+    tensor = sys.modules.get("tensor")  # gradcheck.py's own Tensor, lesson 4's
+    assert tensor is None
+    assert gc.gradcheck(lambda x, w: (x @ w).tanh().mean(), rand(0, 2, 3, 4), rand(1, 4, 5)) < 1e-8
+    wrong = gc.Tensor.tanh
+
+    def bad_tanh(self):  # forgets the square in 1 - tanh^2
+        out = np.tanh(self.data)
+        return gc.Tensor._make(out, (self,), lambda g: self._accumulate(g * (1.0 - out)), "tanh")
+
+    gc.Tensor.tanh = bad_tanh
+    try:
+        with pytest.raises(AssertionError, match="autograd .* numerical"):
+            gc.gradcheck(lambda x: x.tanh().sum(), rand(2, 3))
+    finally:
+        gc.Tensor.tanh = wrong
+
+
+def test_lesson_5_cross_entropy_matches_torch_and_survives_huge_logits():
+    tensor, functional = load("softmax-cross-entropy", "tensor"), load("softmax-cross-entropy", "functional")
+    logits, targets = rand(0, 4, 7) * 50, np.array([0, 6, 3, 3])
+    x = functional.Tensor(logits, requires_grad=True)
+    loss = functional.cross_entropy(x, targets)
+    t = torch.tensor(logits, requires_grad=True)
+    ref = torch.nn.functional.cross_entropy(t, torch.tensor(targets))
+    loss.backward()
+    ref.backward()
+    np.testing.assert_allclose(loss.data, ref.item(), rtol=1e-12)
+    np.testing.assert_allclose(x.grad, t.grad.numpy(), rtol=1e-10, atol=1e-14)
+    assert tensor.Tensor is not None
+    with pytest.raises(ValueError, match="integer targets"):
+        functional.cross_entropy(x, np.array([0.5, 1, 2, 3]))
+
+
+def test_lesson_6_layers_and_optimisers_agree_with_torch_and_the_library():
+    from minigpt import nn as lib_nn
+    from minigpt import optim as lib_optim
+    from minigpt.tensor import Tensor as LibTensor
+
+    nn, optim = load("layers-optim", "nn"), load("layers-optim", "optim")
+    Tensor = nn.Tensor
+    rng = np.random.default_rng(0)
+    ours = {"lin": nn.Linear(4, 3, rng=rng), "ln": nn.LayerNorm(3), "emb": nn.Embedding(6, 4, rng=rng)}
+    lib = {"lin": lib_nn.Linear(4, 3).to(np.float64), "ln": lib_nn.LayerNorm(3).to(np.float64),
+           "emb": lib_nn.Embedding(6, 4).to(np.float64)}
+    for k in ours:  # the reader's weights into the library's layers
+        for (name, p), (_, q) in zip(ours[k].named_parameters(), lib[k].named_parameters()):
+            assert name in ("weight", "bias") and p.data.shape == q.shape
+            q.data = p.data.copy()
+    idx = np.array([[0, 5, 2], [1, 1, 3]])
+
+    def forward(layers, T):
+        return (layers["ln"](layers["lin"](layers["emb"](idx))) * T(rand(7, 2, 3, 3))).sum()
+
+    a, b = forward(ours, Tensor), forward(lib, LibTensor)
+    a.backward()
+    b.backward()
+    np.testing.assert_allclose(a.data, b.data, rtol=1e-12)
+    for k in ours:
+        for p, q in zip(ours[k].parameters(), lib[k].parameters()):
+            np.testing.assert_allclose(p.grad, q.grad, rtol=1e-9, atol=1e-12)
+    # one AdamW step and one SGD step move the weights exactly as the library's (and torch's) do
+    for ours_opt, lib_opt, kw in [(optim.AdamW, lib_optim.AdamW, {"weight_decay": 0.1}), (optim.SGD, lib_optim.SGD, {})]:
+        p, q = nn.Parameter(rand(1, 3, 2)), LibTensor(rand(1, 3, 2), requires_grad=True)
+        t = torch.tensor(rand(1, 3, 2), requires_grad=True)
+        topt = (torch.optim.AdamW if ours_opt is optim.AdamW else torch.optim.SGD)([t], lr=0.1, **kw)
+        o1, o2 = ours_opt([p], lr=0.1, **kw), lib_opt([q], lr=0.1, **kw)
+        for step in range(3):
+            g = rand(10 + step, 3, 2)
+            p.grad, q.grad, t.grad = g.copy(), g.copy(), torch.tensor(g)
+            o1.step(), o2.step(), topt.step()
+        np.testing.assert_allclose(p.data, q.data, rtol=1e-12)
+        np.testing.assert_allclose(p.data, t.detach().numpy(), rtol=1e-10)

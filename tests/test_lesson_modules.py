@@ -196,3 +196,28 @@ def test_lesson_6_layers_and_optimisers_agree_with_torch_and_the_library():
             o1.step(), o2.step(), topt.step()
         np.testing.assert_allclose(p.data, q.data, rtol=1e-12)
         np.testing.assert_allclose(p.data, t.detach().numpy(), rtol=1e-10)
+
+
+@pytest.mark.parametrize("lesson", ENGINES)
+def test_a_second_backward_adds_the_same_gradients_again_as_torch_does(lesson):
+    # intermediate results start again from zero on every backward(); leaves keep adding up until zero_grad()
+    Tensor = load(lesson, "tensor").Tensor
+    arrays = [rand(i, 3, 4) for i in range(2)]
+    x, w = (Tensor(a, requires_grad=True) for a in arrays)
+    tx, tw = (torch.tensor(a, requires_grad=True) for a in arrays)
+    h, th = x * w, tx * tw
+    loss, tloss = (h + h * h).tanh().sum(), (th + th * th).tanh().sum()
+    for _ in range(2):
+        loss.backward()
+        tloss.backward(retain_graph=True)
+        np.testing.assert_allclose(x.grad, tx.grad.numpy(), rtol=1e-12)
+        np.testing.assert_allclose(w.grad, tw.grad.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("lesson", ENGINES)
+def test_backward_needs_one_number_that_depends_on_a_tensor_with_requires_grad(lesson):
+    Tensor = load(lesson, "tensor").Tensor
+    with pytest.raises(ValueError, match=r"shape \(3,\): reduce it first"):
+        (Tensor(np.ones(3), requires_grad=True) * 2.0).backward()
+    with pytest.raises(ValueError, match="requires_grad=True"):
+        (Tensor(np.ones(3)) * 2.0).sum().backward()

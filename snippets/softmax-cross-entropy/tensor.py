@@ -205,8 +205,8 @@ class Tensor:
         return self._lift(other) / self
 
     # --8<-- [start:backward]
-    def backward(self) -> None:
-        """Fill .grad of every tensor this scalar was computed from."""
+    def _topological_order(self) -> list["Tensor"]:
+        """This tensor and every tensor it was computed from, each one after all of its parents."""
         order, visited = [], set()
 
         def visit(t: Tensor) -> None:  # depth first: a tensor goes after everything it was computed from
@@ -217,6 +217,20 @@ class Tensor:
                 order.append(t)
 
         visit(self)
+        return order
+
+    def backward(self) -> None:
+        """Fill .grad of every tensor this scalar (the loss) was computed from."""
+        if not self.requires_grad:
+            raise ValueError("backward(): no tensor this one was computed from has requires_grad=True, "
+                             "so there is nothing to differentiate")
+        if self.data.size != 1:
+            raise ValueError(f"backward() starts from one number, the loss; this tensor has shape {self.shape}: "
+                             f"reduce it first, e.g. .sum()")
+        order = self._topological_order()
+        for t in order:  # results of ops start again from zero; leaves keep adding up until zero_grad()
+            if t._prev:
+                t.grad = None
         self.grad = np.ones_like(self.data)  # d loss / d loss = 1
         for t in reversed(order):  # chain rule, from the loss back to the leaves
             if t._backward is not None:

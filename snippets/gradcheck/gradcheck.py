@@ -12,7 +12,7 @@ def numerical_grad(f, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
     """d f / d x by central differences: (f(x + eps) - f(x - eps)) / (2 eps), one element at a time.
 
     ``f`` maps an array to a number; the error of the formula shrinks like eps^2."""
-    grad = np.zeros_like(x, dtype=np.float64)
+    grad = np.zeros(x.shape, dtype=np.float64)
     for i in np.ndindex(x.shape):
         old = x[i]
         x[i] = old + eps
@@ -33,16 +33,20 @@ def gradcheck(f, *arrays: np.ndarray, eps: float = 1e-6, rtol: float = 1e-5, ato
     f(*inputs).backward()
     worst = 0.0
     for k, t in enumerate(inputs):
-        def f_k(a, k=k):
+        def f_k(a, k=k):  # f as a function of input k alone, the others held fixed
             args = [Tensor(a) if j == k else Tensor(arrays[j]) for j in range(len(arrays))]
             return f(*args).data.item()
 
         num = numerical_grad(f_k, np.array(arrays[k], dtype=np.float64), eps)
-        err = np.abs(t.grad - num)
+        grad = np.zeros_like(num) if t.grad is None else t.grad  # no gradient reached it: zero
+        if grad.shape != num.shape:
+            raise AssertionError(f"input {k}: autograd gave a gradient of shape {grad.shape} "
+                                 f"for an input of shape {num.shape}")
+        err = np.abs(grad - num)
         worst = max(worst, float(err.max()))
         bad = err > atol + rtol * np.abs(num)
         if bad.any():
             i = tuple(int(j) for j in np.argwhere(bad)[0])
-            raise AssertionError(f"input {k}, element {i}: autograd {t.grad[i]:.6g}, numerical {num[i]:.6g}")
+            raise AssertionError(f"input {k}, element {i}: autograd {grad[i]:.6g}, numerical {num[i]:.6g}")
     return worst
 # --8<-- [end:gradcheck]

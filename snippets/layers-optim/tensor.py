@@ -128,9 +128,11 @@ class Tensor:
 
         return Tensor._make(self.data.sum(axis=dim, keepdims=keepdim), (self,), _backward, "sum")
 
+    # --8<-- [start:mean]
     def mean(self, dim=None, keepdim: bool = False) -> "Tensor":
         n = self.data.size // np.asarray(self.data.sum(axis=dim, keepdims=keepdim)).size
         return self.sum(dim, keepdim) * (1.0 / n)
+    # --8<-- [end:mean]
 
     def __matmul__(self, other) -> "Tensor":
         other = self._lift(other)
@@ -165,6 +167,7 @@ class Tensor:
     # --8<-- [end:softmax]
 
     # --8<-- [start:shape_ops]
+    # --8<-- [start:reshape_permute]
     def reshape(self, *shape: int) -> "Tensor":
         def _backward(g):
             self._accumulate(g.reshape(self.shape))
@@ -185,7 +188,9 @@ class Tensor:
     @property
     def T(self) -> "Tensor":
         return self.permute(*reversed(range(self.data.ndim)))
+    # --8<-- [end:reshape_permute]
 
+    # --8<-- [start:getitem]
     def __getitem__(self, idx) -> "Tensor":
         def _backward(g):  # scatter g back; an index that appears twice gets both gradients (add.at)
             full = np.zeros_like(self.data)
@@ -193,6 +198,7 @@ class Tensor:
             self._accumulate(full)
 
         return Tensor._make(self.data[idx], (self,), _backward, "getitem")
+    # --8<-- [end:getitem]
     # --8<-- [end:shape_ops]
 
     __radd__ = __add__

@@ -1,6 +1,7 @@
 """The site builds with `mkdocs build --strict`, and the built pages are what a reader should get.
 
-One strict build per session (into a temporary folder) is shared by every check here.
+One strict build per session (`make build` into a temporary folder, tests/browser/build.py) is shared
+by every check here and by the browser tests (tests/test_browser.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from browser.build import built_site
 from course_pages import DOCS, LANGS, ROOT, Site, pages, read_page
 
 # Tags that make the browser fetch something when the page loads.
@@ -37,11 +39,8 @@ def build(config_dir: Path, site_dir: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "site"
-    proc = build(ROOT, out)
-    assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stderr[-6000:]}"
-    return out
+def site() -> Path:
+    return built_site()
 
 
 def page_url(lang: str, page: str) -> str:
@@ -106,18 +105,22 @@ def test_scripts_and_styles_a_page_loads_are_in_the_site(site):
 
 def test_mermaid_and_mathjax_come_from_the_site_itself(site):
     # Material's bundle fetches mermaid from unpkg unless a global `mermaid` already exists, so the
-    # vendored build must be a plain (not async, not module) script on every page.
+    # vendored build must be a plain (not async, not module) script on every page with a diagram;
+    # pages without a diagram or a formula do not load those scripts (overrides/main.html).
     bundle = next((site / "assets/javascripts").glob("bundle.*.min.js")).read_text(encoding="utf-8")
     assert 'typeof mermaid=="undefined"' in bundle, "Material's mermaid loader changed: re-check the CDN fallback"
     for lang in LANGS:
         for page in pages(lang):
             html = html_of(site, lang, page)
             tags = {m.group(3).rsplit("/", 1)[-1]: m.group(0) for m in LOADS.finditer(html) if m.group(1) == "script"}
-            assert "mermaid.min.js" in tags, f"{page_url(lang, page)}: vendored mermaid is not loaded"
-            assert not re.search(r"\b(async|defer|type=.module.)", tags["mermaid.min.js"]), tags["mermaid.min.js"]
-            assert "tex-chtml.js" in tags, f"{page_url(lang, page)}: vendored MathJax is not loaded"
-            order = [m.group(3).rsplit("/", 1)[-1] for m in LOADS.finditer(html) if m.group(1) == "script"]
-            assert order.index("mathjax.js") < order.index("tex-chtml.js"), "MathJax config must come first"
+            diagram, formula = 'class="mermaid"' in html, 'class="arithmatex"' in html
+            assert ("mermaid.min.js" in tags) == diagram, f"{page_url(lang, page)}: mermaid loaded: {not diagram}"
+            if diagram:
+                assert not re.search(r"\b(async|defer|type=.module.)", tags["mermaid.min.js"]), tags["mermaid.min.js"]
+            assert ("tex-chtml.js" in tags) == formula, f"{page_url(lang, page)}: MathJax loaded: {not formula}"
+            if formula:
+                order = [m.group(3).rsplit("/", 1)[-1] for m in LOADS.finditer(html) if m.group(1) == "script"]
+                assert order.index("mathjax.js") < order.index("tex-chtml.js"), "MathJax config must come first"
     vendor = site / "assets/vendor"
     assert (vendor / "mathjax/output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff").exists()
     mermaid = (vendor / "mermaid/mermaid.min.js").read_text(encoding="utf-8", errors="replace")
@@ -221,6 +224,8 @@ def test_a_missing_snippet_or_section_fails_the_strict_build(tmp_path):
     (tmp_path / "snippets").mkdir()
     (tmp_path / "src").mkdir()  # watched by mkdocs.yml
     (tmp_path / "snippets/there.py").write_text("# --8<-- [start:a]\nprint(1)\n# --8<-- [end:a]\n")
+    for folder in ("hooks", "overrides"):  # named by mkdocs.yml
+        shutil.copytree(ROOT / folder, tmp_path / folder)
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     config = re.sub(r"\nnav:\n(  .*\n)+", "\n", config)
     config = re.sub(r"\nextra_(javascript|css):\n(  .*\n)+", "\n", config)

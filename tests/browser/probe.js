@@ -1,0 +1,107 @@
+// What a reader's browser shows on a page once it is ready, measured in the page. Evaluated by
+// tests/browser/visit.py; returns plain data, and the tests judge it. Diagrams are drawn by Material
+// inside closed shadow roots: the init script in visit.py keeps each one in window.__shadowRoots.
+() => {
+  const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
+  const rect = (el) => el.getBoundingClientRect();
+  const lineOf = (el) => el.closest("[id]")?.id || "";
+
+  // Formulas: every arithmatex element holds a typeset container whose characters are drawn.
+  // MathJax's CHTML output draws a character as the ::before content of an mjx-c element.
+  const formulas = [...document.querySelectorAll(".arithmatex")].map((el, index) => {
+    const box = el.querySelector("mjx-container");
+    const chars = box ? [...box.querySelectorAll("mjx-c")] : [];
+    const blank = chars.filter((c) => {
+      const content = getComputedStyle(c, "::before").content;
+      return !content || content === "none" || content === "normal" || content === '""' || rect(c).width === 0;
+    });
+    const source = (el.textContent || "").trim().slice(0, 60);
+    return {
+      index,
+      source,
+      display: el.tagName === "DIV",
+      typeset: !!box,
+      error: !!(box && box.querySelector("mjx-merror")),
+      width: box ? rect(box).width : 0,
+      height: box ? rect(box).height : 0,
+      chars: chars.length,
+      blank: blank.length,
+    };
+  });
+  const mathFonts = [...document.fonts].filter((f) => f.family.startsWith("MJX")).map((f) => [f.family, f.status]);
+
+  // Diagrams: the SVG mermaid drew, the size its text is drawn at, and its accessible name.
+  const roots = window.__shadowRoots || [];
+  const hosts = [...document.querySelectorAll(".md-typeset .mermaid")];
+  const diagrams = hosts.map((host, index) => {
+    const root = roots.find((r) => r.host === host)?.root;
+    const svg = root && root.querySelector("svg");
+    if (!svg) return { index, svg: false };
+    const box = rect(svg);
+    const viewBox = svg.viewBox && svg.viewBox.baseVal;
+    const scale = viewBox && viewBox.width ? box.width / viewBox.width : 1;
+    const sizes = [];
+    for (const el of svg.querySelectorAll("text, tspan, foreignObject *")) {
+      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      if (!own) continue;
+      const px = parseFloat(getComputedStyle(el).fontSize) * scale;
+      sizes.push({ text: el.textContent.trim().slice(0, 40), px: Math.round(px * 10) / 10, width: rect(el).width });
+    }
+    const ids = (svg.getAttribute("aria-labelledby") || "").split(/\s+/).filter(Boolean);
+    const label = ids.map((id) => root.getElementById(id)?.textContent || "").join(" ").trim()
+      || svg.getAttribute("aria-label") || "";
+    const describedBy = (svg.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
+    const description = describedBy.map((id) => root.getElementById(id)?.textContent || "").join(" ").trim();
+    return {
+      index, svg: true, width: box.width, height: box.height, hostWidth: rect(host).width,
+      texts: sizes, label, description,
+    };
+  });
+  const pendingDiagrams = document.querySelectorAll("pre.mermaid").length;
+
+  // Sideways scrolling of the page itself, and the elements that stick out past the viewport.
+  const viewport = document.documentElement.clientWidth;
+  const scrollWidth = document.documentElement.scrollWidth;
+  const sticking = [];
+  for (const el of scrollWidth > viewport + 1 ? document.querySelectorAll("body *") : []) {
+    const r = rect(el);
+    if (r.right <= viewport + 1 || r.width === 0) continue;
+    // inside something that scrolls or clips sideways: not the page's problem
+    let clipped = false;
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const ox = getComputedStyle(p).overflowX;
+      if (ox !== "visible") { clipped = rect(p).right <= viewport + 1; break; }
+    }
+    if (!clipped) sticking.push(`${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? "." + el.className.split(" ")[0] : ""} #${lineOf(el)} right=${Math.round(r.right)}`);
+  }
+
+  // Text of the page's own interface (tooltips, labels, placeholders, admonition titles),
+  // with the language it must be in: the page's, unless an element says otherwise.
+  const ui = [];
+  const langOf = (el) => el.closest("[lang]")?.getAttribute("lang") || "";
+  for (const el of document.querySelectorAll("[title], [aria-label], [placeholder]")) {
+    if (el.closest("[hreflang]") || el.closest("pre, code")) continue;
+    for (const attr of ["title", "aria-label", "placeholder"]) {
+      const text = el.getAttribute(attr);
+      if (text && text.trim()) ui.push({ kind: attr, text: text.trim(), lang: langOf(el), where: `${el.tagName.toLowerCase()}.${(el.className && typeof el.className === "string" ? el.className.split(" ")[0] : "")}` });
+    }
+  }
+  for (const el of document.querySelectorAll(".md-typeset .admonition-title, .md-typeset details > summary")) {
+    ui.push({ kind: "admonition title", text: el.textContent.trim(), lang: langOf(el), where: `#${lineOf(el)}` });
+  }
+
+  const images = [...document.querySelectorAll(".md-content img")].map((img) => ({
+    src: img.getAttribute("src"), alt: img.getAttribute("alt"), lang: langOf(img),
+  }));
+  const switcher = [...document.querySelectorAll("a.md-select__link[hreflang]")].map((a) => ({
+    lang: a.getAttribute("hreflang"), href: a.href,
+  }));
+
+  return {
+    lang: document.documentElement.lang,
+    title: document.title,
+    formulas, mathFonts, diagrams, pendingDiagrams,
+    scrollWidth, viewport, sticking: sticking.slice(0, 10),
+    ui, images, switcher, cjk: CJK.source,
+  };
+}

@@ -1,0 +1,469 @@
+"""The built site as readers see it: every page of both languages in headless Chromium (issue 9).
+
+The site is built once (`make build`, as published), served from 127.0.0.1 the way GitHub Pages
+serves it, and each page is opened at phone width (390 px) and at desktop width (1280 px). The
+checks read what the browser drew, not the HTML: formulas whose characters have no glyph, or
+diagrams shrunk until their labels cannot be read, pass every HTML test.
+
+Needs Chromium and the npm tools: `make browser-deps`. Without them these tests skip locally and
+fail under CI.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from urllib.parse import urlsplit
+
+import pytest
+
+from browser import build, chromium
+from browser.build import LANGS, page_url, pages
+from browser.server import SiteServer
+from browser.visit import Tab
+
+PHONE, DESKTOP = 390, 1280
+MIN_DIAGRAM_TEXT_PX = 12
+ZH_WORDS = ("训练", "注意力", "掩码", "梯度")
+EN_WORDS = ("attention", "gradient", "cache")
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+PAGES = [(lang, page) for lang in LANGS for page in pages(lang)]
+
+
+def where(lang: str, page: str) -> str:
+    return f"docs/{lang}/{page}"
+
+
+def in_language(text: str, lang: str) -> bool:
+    """English text has no Chinese characters; Chinese text has some, or no words at all."""
+    if lang == "en":
+        return not CJK.search(text)
+    return bool(CJK.search(text)) or not LATIN_WORD.search(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# One browser, one server and one visit of every page per width, shared by every check below.
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_playwright = chromium.require_playwright()
+    with sync_playwright() as playwright:
+        instance = chromium.launch(playwright)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture(scope="module")
+def server(browser):
+    with SiteServer(build.built_site(), build.site_path()) as instance:
+        yield instance
+
+
+# Click every visible copy button (a click from the test counts as the reader's) and read the
+# clipboard; beside it, the code as shown, without the annotation markers and line numbers that
+# Material draws inside a block.
+COPY_ALL = """async () => {
+  const out = [];
+  for (const button of document.querySelectorAll("button[data-clipboard-target]")) {
+    if (!button.checkVisibility()) continue;  // in a tab not shown: a reader picks the tab first
+    const code = document.querySelector(button.dataset.clipboardTarget).cloneNode(true);
+    code.querySelectorAll(".md-annotation, .linenos, .linenodiv").forEach((el) => el.remove());
+    const block = button.closest("[class*=language-]");
+    const lang = block ? [...block.classList].find((c) => c.startsWith("language-")).slice(9) : "";
+    await navigator.clipboard.writeText("");
+    button.click();
+    out.push({ shown: code.textContent, lang, id: button.closest("[id]")?.id || "",
+               copied: await navigator.clipboard.readText() });
+  }
+  const toast = document.querySelector(".md-dialog__inner");
+  if (out.length) out[out.length - 1].toast = toast ? toast.textContent : "";
+  return out;
+}"""
+
+
+def copy_every_code_block(tab: Tab) -> list[dict]:
+    return tab.page.evaluate(COPY_ALL)
+
+
+def open_every_folded_block(tab: Tab) -> list[dict]:
+    out = []
+    for summary in tab.page.locator(".md-content details:not([open]) > summary").element_handles():
+        summary.click()
+        out.append(summary.evaluate("""(s) => {
+          const d = s.parentElement, body = [...d.children].filter((c) => c !== s);
+          return { title: s.textContent.trim(), open: d.open,
+                   shown: body.some((c) => c.getBoundingClientRect().height > 0) };
+        }"""))
+    return out
+
+
+@pytest.fixture(scope="module")
+def visits(browser, server):
+    """{width: {(lang, page): Visit}}. Each page is loaded once, at phone width, and measured there;
+    then the window is widened to desktop width, the page measured again, and its copy buttons and
+    folded blocks tried. Two tabs load pages side by side, each in its own renderer process."""
+    out = {PHONE: {}, DESKTOP: {}}
+    todo, busy = list(PAGES), {}
+    tabs = [Tab(browser, server, PHONE, clipboard=True) for _ in range(2)]
+
+    def start(tab):
+        if todo:
+            busy[tab] = todo.pop(0)
+            tab.start(page_url(*busy[tab]))
+
+    for tab in tabs:
+        start(tab)
+    while busy:
+        for tab in list(busy):
+            key = busy.pop(tab)
+            out[PHONE][key] = tab.finish()
+            tab.resize(DESKTOP)
+            wide = out[DESKTOP][key] = tab.measure()
+            wide.data["folded"] = open_every_folded_block(tab)  # first: answers hold code too
+            wide.data["copies"] = copy_every_code_block(tab)
+            tab.resize(PHONE)
+            start(tab)
+    for tab in tabs:
+        tab.close()
+    return out
+
+
+def each_visit(visits):
+    for width, by_page in visits.items():
+        for (lang, page), visit in by_page.items():
+            yield width, lang, page, visit
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+def test_every_page_is_visited_in_both_languages(visits):
+    assert len(PAGES) >= 2 and {lang for lang, _ in PAGES} == set(LANGS)
+    wrong = [f"{where(lang, page)} at {w}px: HTTP {v.data['status']}, lang={v.data['lang']!r}"
+             for w, lang, page, v in each_visit(visits) if v.data["status"] != 200 or v.data["lang"] != lang]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_pages_load_without_console_errors(visits):
+    errors = [f"{where(lang, page)} at {w}px: {e}" for w, lang, page, v in each_visit(visits) for e in v.console_errors]
+    assert not errors, "\n".join(errors)
+
+
+def test_every_request_succeeds(visits):
+    failed = [f"{where(lang, page)} at {w}px: {f}" for w, lang, page, v in each_visit(visits) for f in v.failed]
+    assert not failed, "\n".join(failed)
+
+
+def test_no_request_goes_to_another_host(visits):
+    foreign = [f"{where(lang, page)} at {w}px: {u}" for w, lang, page, v in each_visit(visits) for u in v.foreign]
+    assert not foreign, "\n".join(foreign)
+
+
+# ---------------------------------------------------------------------------------------------
+# Formulas and diagrams
+
+
+def test_formulas_are_typeset_and_their_characters_drawn(visits):
+    problems = []
+    for w, lang, page, v in each_visit(visits):
+        for f in v.data["formulas"]:
+            name = f"{where(lang, page)} at {w}px, formula {f['index'] + 1} `{f['source']}`"
+            if not f["typeset"]:
+                problems.append(f"{name}: not typeset (is MathJax loaded on this page?)")
+            elif f["error"]:
+                problems.append(f"{name}: MathJax reports a TeX error")
+            elif f["width"] < 1 or f["height"] < 1 or f["chars"] == 0:
+                problems.append(f"{name}: drawn {f['width']:.0f}x{f['height']:.0f} px with {f['chars']} characters")
+            elif f["blank"]:
+                problems.append(f"{name}: {f['blank']} of {f['chars']} characters have no glyph (blank)")
+        broken = [family for family, status in v.data["mathFonts"] if status == "error"]
+        if broken:
+            problems.append(f"{where(lang, page)} at {w}px: MathJax fonts failed to load: {broken}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_formula_check_sees_formulas(visits):
+    """The check above must not pass because no page has a formula."""
+    assert any(v.data["formulas"] for _, _, _, v in each_visit(visits)), "no formula on any page"
+
+
+def test_diagrams_are_svg_with_text_readable_at_phone_width(visits):
+    problems = []
+    for (lang, page), v in visits[PHONE].items():
+        if v.data["pendingDiagrams"]:
+            problems.append(f"{where(lang, page)}: {v.data['pendingDiagrams']} diagram(s) never drawn")
+        for d in v.data["diagrams"]:
+            name = f"{where(lang, page)}, diagram {d['index'] + 1}"
+            if not d["svg"]:
+                problems.append(f"{name}: no SVG")
+                continue
+            small = [t for t in d["texts"] if t["px"] < MIN_DIAGRAM_TEXT_PX]
+            if not d["texts"]:
+                problems.append(f"{name}: no text drawn")
+            elif small:
+                problems.append(f"{name}: text drawn at {min(t['px'] for t in small)} px "
+                                f"(under {MIN_DIAGRAM_TEXT_PX}): {[t['text'] for t in small][:4]}")
+            if any(t["width"] == 0 for t in d["texts"]):
+                problems.append(f"{name}: labels with no width: {[t['text'] for t in d['texts'] if t['width'] == 0][:4]}")
+    assert not problems, "\n".join(problems)
+
+
+def test_no_page_scrolls_sideways_at_phone_width(visits):
+    problems = [f"{where(lang, page)}: the page is {v.data['scrollWidth']} px wide in a {v.data['viewport']} px "
+                f"window; sticking out: {v.data['sticking']}"
+                for (lang, page), v in visits[PHONE].items() if v.data["scrollWidth"] > v.data["viewport"]]
+    assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------------------------------------
+# Language
+
+
+def test_interface_text_is_in_the_page_language(visits):
+    problems = []
+    for w, lang, page, v in each_visit(visits):
+        for item in v.data["ui"]:
+            expected = item["lang"].split("-")[0] or lang
+            if expected in LANGS and not in_language(item["text"], expected):
+                problems.append(f"{where(lang, page)} at {w}px: {item['kind']} of {item['where']} "
+                                f"is not in {expected}: {item['text']!r}")
+        toast = next((c.get("toast") for c in v.data.get("copies", []) if c.get("toast")), None)
+        if toast is not None and not in_language(toast, lang):
+            problems.append(f"{where(lang, page)}: the copy notice is not in {lang}: {toast!r}")
+    assert not problems, "\n".join(sorted(set(problems)))
+
+
+def _source_line(lang: str, page: str, index: int, fence: str) -> str:
+    """`docs/<lang>/<page>:<line>` of the index-th ```<fence> block of a page."""
+    lines = (build.DOCS / lang / page).read_text(encoding="utf-8").split("\n")
+    found = [n + 1 for n, line in enumerate(lines) if re.match(rf"^\s*```+\s*{fence}\b", line)]
+    return f"{where(lang, page)}:{found[index]}" if index < len(found) else where(lang, page)
+
+
+def test_images_and_diagrams_have_alternative_text_in_the_page_language(visits):
+    problems = []
+    for (lang, page), v in visits[DESKTOP].items():
+        for img in v.data["images"]:
+            alt = (img["alt"] or "").strip()
+            if not alt:
+                problems.append(f"{where(lang, page)}: image {img['src']} has no alt text")
+            elif not in_language(alt, img["lang"] or lang):
+                problems.append(f"{where(lang, page)}: alt text of {img['src']} is not in {lang}: {alt!r}")
+        for d in v.data["diagrams"]:
+            line = _source_line(lang, page, d["index"], "mermaid")
+            label = (d.get("label") or "").strip()
+            if not label:
+                problems.append(f"{line}: diagram without alternative text: start it with `accTitle: …` "
+                                f"(and `accDescr: …`) in {lang}")
+            elif not in_language(label + " " + (d.get("description") or ""), lang):
+                problems.append(f"{line}: the diagram's accTitle/accDescr is not in {lang}: {label!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_language_links_lead_to_the_same_page_in_the_other_language(visits, server):
+    problems = []
+    for (lang, page), v in visits[DESKTOP].items():
+        links = {link["lang"]: link["href"] for link in v.data["switcher"]}
+        for other in LANGS:
+            if links.get(other) != server.url(page_url(other, page)):
+                problems.append(f"{where(lang, page)}: the {other} link goes to {links.get(other)}")
+    assert not problems, "\n".join(problems)
+
+
+def _switch(tab: Tab, to: str) -> str:
+    tab.page.hover(".md-header .md-select")
+    with tab.page.expect_navigation(wait_until="domcontentloaded"):
+        tab.page.click(f".md-header a.md-select__link[hreflang={to}]")
+    return tab.page.url
+
+
+def test_language_switcher_goes_to_the_twin_lesson_and_back(browser, server):
+    tab = Tab(browser, server, DESKTOP)
+    lessons = build.first_lesson_of_each_part("zh")
+    assert lessons, "no lesson (docs/zh/<part>/<lesson>.md) to switch on"
+    problems = []
+    for page in lessons:
+        tab.open(page_url("zh", page))
+        there = _switch(tab, "en")
+        back = _switch(tab, "zh")
+        if there != server.url(page_url("en", page)) or back != server.url(page_url("zh", page)):
+            problems.append(f"{page}: zh -> {there} -> {back}")
+    tab.close()
+    assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------------------------------------
+# Search
+
+
+def _teaching_lessons(lang: str, word: str) -> list[str]:
+    """Lessons with the word in their title or a heading."""
+    return [page for page in build.lessons(lang)
+            if any(word.lower() in line.lower() for line in (build.DOCS / lang / page).read_text(encoding="utf-8").split("\n")
+                   if line.startswith("#"))]
+
+
+def _pages_with(lang: str, word: str) -> list[str]:
+    return [p for p in pages(lang) if word.lower() in (build.DOCS / lang / p).read_text(encoding="utf-8").lower()]
+
+
+# Material shows its "type to start searching" text while the search box is empty and the index
+# is ready; after a query it shows how many pages matched, then lists them.
+SEARCH_META = """() => document.querySelector(".md-search-result__meta").textContent.trim()"""
+SEARCH_IDLE = """() => document.querySelector(".md-search-result__meta").textContent.trim() ===
+  JSON.parse(document.getElementById("__config").textContent).translations["search.result.placeholder"]"""
+SEARCH_RESULTS = """() => [...document.querySelectorAll(".md-search-result__item > a")].map((a) => a.href.split(/[?#]/)[0])"""
+
+
+def _search(tab: Tab, word: str) -> list[str]:
+    """The result pages for a query, best first, as paths relative to the site root."""
+    box = ".md-search__input"
+    tab.page.fill(box, "")
+    tab.page.press(box, "End")  # Material searches on key up
+    tab.page.wait_for_function(SEARCH_IDLE, timeout=20_000)
+    tab.page.fill(box, word)
+    tab.page.press(box, "End")
+    tab.page.wait_for_function(f"() => !({SEARCH_IDLE})()", timeout=20_000)
+    tab.page.wait_for_timeout(100)  # the list is drawn right after the count
+    return [urlsplit(u).path[len(build.site_path()):] for u in tab.page.evaluate(SEARCH_RESULTS)]
+
+
+@pytest.mark.parametrize("lang,words", [("zh", ZH_WORDS), ("en", EN_WORDS)])
+def test_search_finds_the_lessons_that_teach_a_word_first(browser, server, lang, words):
+    tab = Tab(browser, server, DESKTOP)
+    home = tab.open(page_url(lang, "index.md"))
+    requested_before = [u for u in home.requests if "search_index" in u]
+    tab.page.click(".md-search__input")
+    problems = []
+    for word in words:
+        mid_sentence = rf"[\u4e00-\u9fff]{word}[\u4e00-\u9fff]" if lang == "zh" else rf"[a-z,] {word}\b"
+        if not any(re.search(mid_sentence, (build.DOCS / lang / p).read_text(encoding="utf-8")) for p in pages(lang)):
+            problems.append(f"{word}: no {lang} page uses it in the middle of a sentence (nothing to find)")
+            continue
+        found = _search(tab, word)
+        urls = {page_url(lang, p): p for p in pages(lang)}
+        others = [u for u in found if u not in urls]
+        teaching = _teaching_lessons(lang, word)
+        if not found:
+            problems.append(f"{word}: no result")
+        elif others:
+            problems.append(f"{word}: results from another language or unknown pages: {others}")
+        elif teaching and urls[found[0]] not in teaching:
+            problems.append(f"{word}: first result is {urls[found[0]]}, not a lesson that teaches it {teaching}")
+        elif not teaching and urls[found[0]] not in _pages_with(lang, word):
+            problems.append(f"{word}: first result is {urls[found[0]]}, which does not contain it")
+    tab.close()
+    assert not requested_before, f"the search index loaded before search was opened: {requested_before}"
+    assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------------------------------------
+# Code blocks and folded answers
+
+
+def _code_problem(c: dict) -> str | None:
+    copied, shown = c["copied"], c["shown"].rstrip()
+    if copied != shown:
+        return f"copied {copied[:80]!r}, but the block shows {shown[:80]!r}"
+    if re.search(r"--8<--|pytest-codeblocks|pytest\.mark", copied):
+        return f"copies a marker: {copied[:80]!r}"
+    if c["lang"] in ("bash", "sh", "shell", "console"):
+        if re.search(r"^\s*[$#>] ", copied, re.M):
+            return f"copies a prompt: {copied[:80]!r}"
+        check = subprocess.run(["bash", "-n"], input=copied, capture_output=True, text=True)
+        if check.returncode:
+            return f"copies shell that does not parse: {check.stderr.strip()[:120]}"
+    if c["lang"] in ("python", "py"):
+        if re.search(r"^\s*(>>>|\.\.\.) ", copied, re.M):
+            return f"copies a prompt: {copied[:80]!r}"
+        try:
+            compile(copied, "<copied>", "exec")
+        except SyntaxError as e:
+            return f"copies Python that does not parse: {e}"
+    return None
+
+
+def test_copy_buttons_copy_exactly_the_code(visits):
+    problems, copied = [], 0
+    for (lang, page), v in visits[DESKTOP].items():
+        for c in v.data["copies"]:
+            copied += 1
+            problem = _code_problem(c)
+            if problem:
+                problems.append(f"{where(lang, page)} #{c['id']} ({c['lang']} block): {problem}")
+    assert copied, "no copy button on any page"
+    assert not problems, "\n".join(problems)
+
+
+def test_folded_answers_open(visits):
+    problems, opened = [], 0
+    for (lang, page), v in visits[DESKTOP].items():
+        for f in v.data["folded"]:
+            opened += 1
+            if not (f["open"] and f["shown"]):
+                problems.append(f"{where(lang, page)}: folded block {f['title']!r} did not open")
+    assert opened, "no folded block on any page"
+    assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------------------------------------
+# Accessibility
+
+
+def _axe_pages() -> list[tuple[str, str]]:
+    return [(lang, page) for lang in LANGS for page in ["index.md", *build.first_lesson_of_each_part(lang)]]
+
+
+AXE_START = "() => { window.__axe = axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations); }"
+
+
+def test_no_serious_accessibility_violations(browser, server):
+    axe = str(chromium.axe_script())
+    todo, running, problems = _axe_pages(), {}, []
+    tabs = [Tab(browser, server, DESKTOP) for _ in range(2)]
+
+    def start(tab):  # axe runs in the page while the other tab loads
+        if todo:
+            running[tab] = todo.pop(0)
+            tab.open(page_url(*running[tab]))
+            tab.page.add_script_tag(path=axe)
+            tab.page.evaluate(AXE_START)
+
+    for tab in tabs:
+        start(tab)
+    while running:
+        for tab in list(running):
+            lang, page = running.pop(tab)
+            for violation in tab.page.evaluate("() => window.__axe"):
+                if violation["impact"] in ("serious", "critical"):
+                    targets = [" ".join(map(str, n["target"])) for n in violation["nodes"]][:5]
+                    problems.append(f"{where(lang, page)}: {violation['impact']} {violation['id']} "
+                                    f"({violation['help']}) at {targets}")
+            start(tab)
+    for tab in tabs:
+        tab.close()
+    assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------------------------------------
+# The 404 page
+
+
+@pytest.mark.parametrize("lang,missing", [("zh", "no-such-page/"), ("en", "en/no-such-page/")])
+def test_a_missing_address_gets_a_working_404_page(browser, server, lang, missing):
+    """GitHub Pages serves the root 404.html for every missing address, at any depth."""
+    tab = Tab(browser, server, PHONE)
+    v = tab.open(missing + "deeper/")
+    links = tab.page.evaluate("() => [...document.querySelectorAll('.md-content a[href]')].map((a) => a.href)")
+    styled = tab.page.evaluate("() => getComputedStyle(document.querySelector('.md-header')).position")
+    own = tab.open("en/404.html" if lang == "en" else "404.html")
+    tab.close()
+    assert v.data["status"] == 404 and v.data["lang"] == "zh", (v.data["status"], v.data["lang"])
+    assert styled == "sticky", "the 404 page has lost its stylesheet (relative links at a deeper address?)"
+    assert [e for e in v.console_errors if "404" not in e] == [] and [f for f in v.failed if not f.startswith("404 " + missing)] == []
+    for home in ("", "en/"):
+        assert server.url(home) in links, f"the 404 page does not link to {server.url(home)}: {links}"
+    assert own.data["lang"] == lang and own.data["status"] == 200, own.data["lang"]

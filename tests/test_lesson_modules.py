@@ -141,6 +141,23 @@ def test_lesson_4_gradcheck_passes_right_gradients_and_catches_a_wrong_one():
         gc.Tensor.tanh = wrong
 
 
+def test_lesson_4_gradcheck_names_a_gradient_of_the_wrong_shape_and_treats_no_gradient_as_zero():
+    gc = load("gradcheck", "gradcheck")
+    right = gc.Tensor._accumulate
+
+    def as_is(self, g):  # no unbroadcast: a (C,) bias gets a (B, T, C) gradient
+        if self.requires_grad:
+            self.grad = g.copy() if self.grad is None else self.grad + g
+
+    gc.Tensor._accumulate = as_is
+    try:
+        with pytest.raises(AssertionError, match=r"input 1: .* shape \(2, 3, 4\) for an input of shape \(4,\)"):
+            gc.gradcheck(lambda x, b: (x + b).sum(), rand(0, 2, 3, 4), rand(1, 4))
+    finally:
+        gc.Tensor._accumulate = right
+    assert gc.gradcheck(lambda x, unused: x.tanh().sum(), rand(0, 3), rand(1, 2)) < 1e-8
+
+
 def test_lesson_5_cross_entropy_matches_torch_and_survives_huge_logits():
     tensor, functional = load("softmax-cross-entropy", "tensor"), load("softmax-cross-entropy", "functional")
     logits, targets = rand(0, 4, 7) * 50, np.array([0, 6, 3, 3])

@@ -1,0 +1,137 @@
+"""The checks of lesson 3's exercises (minigpt.checks.autograd) pass right code, on the reader's engine
+(snippets/autograd/tensor.py) and on the library's, and fail each named wrong version with its hint."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from minigpt.checks.autograd import check_tanh, check_topological_order
+from minigpt.tensor import Tensor as LibTensor
+from test_lesson_modules import load
+
+ReaderTensor = load("autograd", "tensor").Tensor
+ENGINES = pytest.mark.parametrize("Tensor", [ReaderTensor, LibTensor], ids=["lesson-3", "minigpt"])
+
+
+def tanh_with(local, *, accumulate=True, make=True):
+    """A tanh whose backward adds g-dependent ``local(g, x, out)`` into x.grad (or assigns it)."""
+
+    def my_tanh(x):
+        out = np.tanh(x.data)
+
+        def _backward(g):
+            if accumulate:
+                x._accumulate(local(g, x.data, out))
+            else:
+                x.grad = local(g, x.data, out)
+
+        if not make:
+            return type(x)(out)
+        return type(x)._make(out, (x,), _backward, "tanh")
+
+    return my_tanh
+
+
+@ENGINES
+def test_check_tanh_passes_the_engines_own_tanh_and_a_right_one(Tensor):
+    def engine_tanh(x):
+        return x.tanh()
+
+    assert check_tanh(engine_tanh, Tensor).startswith("engine_tanh: passed")
+    right = tanh_with(lambda g, x, out: g * (1.0 - out**2))
+    assert check_tanh(right, Tensor).startswith("my_tanh: passed")
+
+
+@pytest.mark.parametrize("wrong, hint", [
+    (tanh_with(lambda g, x, out: g * (1.0 - out)), "the square is missing"),
+    (tanh_with(lambda g, x, out: g * (1.0 - x**2)), "not the input"),
+    (tanh_with(lambda g, x, out: 1.0 - out**2), "multiply by g"),
+    (tanh_with(lambda g, x, out: g), "passed on unchanged"),
+    (tanh_with(lambda g, x, out: g * (1.0 - out**2), accumulate=False), "never x.grad = ..."),
+    (tanh_with(lambda g, x, out: g * (1.0 - out**2), make=False), "Tensor._make(out, (x,), _backward"),
+    (tanh_with(lambda g, x, out: 0 * g), "expected x.grad = g * (1 - tanh(x)**2)"),
+], ids=["no square", "1 - x^2", "no g", "g unchanged", "assigns", "no _make", "zero"])
+@ENGINES
+def test_check_tanh_fails_a_wrong_backward_and_says_what_is_wrong(Tensor, wrong, hint):
+    report = check_tanh(wrong, Tensor)
+    assert report.startswith("my_tanh: not yet") and hint in report, report
+
+
+def test_check_tanh_fails_a_wrong_forward():
+    def doubled(x):
+        return ReaderTensor._make(2 * np.tanh(x.data), (x,), lambda g: None, "tanh")
+
+    report = check_tanh(doubled, ReaderTensor)
+    assert "not yet" in report and "expected tanh(x)" in report
+
+
+def stack_order(loss):  # the exercise's answer: no recursion
+    order, visited, stack = [], set(), [(loss, False)]
+    while stack:
+        t, done = stack.pop()
+        if done:
+            order.append(t)
+        elif id(t) not in visited:
+            visited.add(id(t))
+            stack.append((t, True))
+            stack.extend((p, False) for p in reversed(t._prev))  # first parent first: a b u c v d L
+    return order
+
+
+def no_visited(loss):
+    order = []
+
+    def visit(t):
+        for p in t._prev:
+            visit(p)
+        order.append(t)
+
+    visit(loss)
+    return order
+
+
+def breadth_first(loss):  # each tensor once, leaves last, reversed: not topological when a value is reused
+    order, seen, queue = [], {id(loss)}, [loss]
+    while queue:
+        t = queue.pop(0)
+        order.append(t)
+        for p in t._prev:
+            if id(p) not in seen:
+                seen.add(id(p))
+                queue.append(p)
+    return order[::-1]
+
+
+@ENGINES
+def test_check_topological_order_passes_an_order_built_with_a_stack(Tensor):
+    assert check_topological_order(stack_order, Tensor).startswith("stack_order: passed")
+
+
+def test_check_topological_order_passes_the_librarys_own_order():
+    def library_order(loss):
+        return loss._topological_order()
+
+    assert check_topological_order(library_order, LibTensor).startswith("library_order: passed")
+
+
+@pytest.mark.parametrize("wrong, hint", [
+    (lambda loss: [], "missing a, b, u, c, v, d, L (7 of 7 tensors)"),
+    (lambda loss: stack_order(loss)[::-1], "L comes first: that is the order backward() walks"),
+    (no_visited, "appears twice"),
+    (breadth_first, "before its parent"),
+    (lambda loss: loss._topological_order(), "raised RecursionError"),  # lesson 3's own order recurses
+    (lambda loss: stack_order(loss)[1:], "missing a (1 of 7 tensors)"),
+    (lambda loss: {t for t in stack_order(loss)}, "expected a list of tensors, got set"),
+], ids=["empty", "loss first", "no visited", "breadth first", "recursive", "a leaf missing", "a set"])
+def test_check_topological_order_fails_a_wrong_order_and_says_what_is_wrong(wrong, hint):
+    report = check_topological_order(wrong, ReaderTensor)
+    assert "not yet" in report and hint in report, report
+
+
+def test_check_topological_order_lets_an_unrelated_error_through():
+    def broken(loss):
+        return loss.parents  # no such attribute: the reader's own traceback says so
+
+    with pytest.raises(AttributeError):
+        check_topological_order(broken, ReaderTensor)

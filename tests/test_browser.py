@@ -61,30 +61,28 @@ def server(browser):
         yield instance
 
 
-# Click every visible copy button (a click from the test counts as the reader's) and read the
-# clipboard; beside it, the code as shown, without the annotation markers and line numbers that
-# Material draws inside a block.
-COPY_ALL = """async () => {
-  const out = [];
-  for (const button of document.querySelectorAll("button[data-clipboard-target]")) {
-    if (!button.checkVisibility()) continue;  // in a tab not shown: a reader picks the tab first
-    const code = document.querySelector(button.dataset.clipboardTarget).cloneNode(true);
-    code.querySelectorAll(".md-annotation, .linenos, .linenodiv").forEach((el) => el.remove());
-    const block = button.closest("[class*=language-]");
-    const lang = block ? [...block.classList].find((c) => c.startsWith("language-")).slice(9) : "";
-    await navigator.clipboard.writeText("");
-    button.click();
-    out.push({ shown: code.textContent, lang, id: button.closest("[id]")?.id || "",
-               copied: await navigator.clipboard.readText() });
-  }
+# Click one copy button (a click from the test counts as the reader's: it carries a user
+# activation, which lasts seconds, so each button gets its own) and read the clipboard; beside it,
+# the code as shown, without the annotation markers and line numbers that Material draws inside.
+COPY_ONE = """async (i) => {
+  const button = document.querySelectorAll("button[data-clipboard-target]")[i];
+  if (!button.checkVisibility()) return null;  // in a tab not shown: a reader picks the tab first
+  const code = document.querySelector(button.dataset.clipboardTarget).cloneNode(true);
+  code.querySelectorAll(".md-annotation, .linenos, .linenodiv").forEach((el) => el.remove());
+  const block = button.closest("[class*=language-]");
+  const lang = block ? [...block.classList].find((c) => c.startsWith("language-")).slice(9) : "";
+  await navigator.clipboard.writeText("");
+  button.click();
+  const copied = await navigator.clipboard.readText();
   const toast = document.querySelector(".md-dialog__inner");
-  if (out.length) out[out.length - 1].toast = toast ? toast.textContent : "";
-  return out;
+  return { shown: code.textContent, lang, id: button.closest("[id]")?.id || "", copied,
+           toast: toast ? toast.textContent : "" };
 }"""
 
 
 def copy_every_code_block(tab: Tab) -> list[dict]:
-    return tab.page.evaluate(COPY_ALL)
+    count = tab.page.evaluate("document.querySelectorAll('button[data-clipboard-target]').length")
+    return [c for c in (tab.page.evaluate(COPY_ONE, i) for i in range(count)) if c is not None]
 
 
 def open_every_folded_block(tab: Tab) -> list[dict]:

@@ -8,12 +8,12 @@ X = Tensor(rng.standard_normal((64, 2)))  # (N, 2)
 Y = Tensor(np.sin(2 * X.data[:, :1]) * np.cos(X.data[:, 1:]))  # (N, 1)
 
 
-def tanh_bug(self):  # d tanh(x)/dx written as 1 - tanh(x), the square forgotten
+def tanh_bug(self):  # d tanh(x)/dx = 1 - tanh(x)  (right: 1 - tanh(x)^2)
     out = np.tanh(self.data)
     return Tensor._make(out, (self,), lambda g: self._accumulate(g * (1.0 - out)), "tanh")
 
 
-def train(steps=1001, lr=0.1):  # y = tanh(x W1 + b1) W2, mean squared error, plain gradient descent
+def train(steps=1001, lr=0.1):  # y = tanh(x W1 + b1) W2, loss = mean((y - Y)^2), w -= lr * dloss/dw
     r = np.random.default_rng(1)
     W1 = Tensor(r.standard_normal((2, 16)), requires_grad=True)
     b1 = Tensor(np.zeros(16), requires_grad=True)

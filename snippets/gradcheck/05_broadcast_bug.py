@@ -10,18 +10,18 @@ rng = np.random.default_rng(0)
 x, b = rng.standard_normal((2, 3, 4)), rng.standard_normal(4)  # x (B, T, C), bias b (C,)
 
 
-def f(x, b):  # (B, T, C) + (C,) -> (B, T, C) -> a number
+def f(x, b):  # (B, T, C) + (C,) -> (B, T, C) -> ()
     return (x + b).tanh().sum()
 
 
-Tensor3 = runpy.run_path(str(Path(__file__).parents[1] / "autograd" / "tensor.py"))["Tensor"]  # lesson 3's engine
+Tensor3 = runpy.run_path(str(Path(__file__).parents[1] / "autograd" / "tensor.py"))["Tensor"]  # snippets/autograd/tensor.py
 try:
     f(Tensor3(x), Tensor3(b, requires_grad=True)).backward()
 except ValueError as e:
     print("lesson 3           :", e)
 
 
-def accumulate_as_is(self, g):  # grad += g, g of the output's shape (B, T, C)
+def accumulate_as_is(self, g):  # grad += g, g: (B, T, C)
     if self.requires_grad:
         self.grad = g.copy() if self.grad is None else self.grad + g
 

@@ -8,10 +8,10 @@ rng = np.random.default_rng(0)
 bias = Tensor(np.zeros(4), requires_grad=True)
 (Tensor(rng.standard_normal((2, 3, 4))) + bias).sum().backward()  # (B, T, C) + (C,)
 print("(x + b).sum(): b.grad", bias.grad, "shape", bias.grad.shape)
-g = rng.standard_normal((2, 3, 4))  # the gradient of a (2, 3, 4) result
+g = rng.standard_normal((2, 3, 4))  # dL/d(out), out: (2, 3, 4)
 for shape in [(4,), (3, 1), (2, 1, 4), (1,), (2, 3, 4)]:
     t = torch.zeros(shape, dtype=torch.float64, requires_grad=True)
-    t.expand(2, 3, 4).backward(torch.tensor(g))  # torch's gradient of a broadcast input
+    t.expand(2, 3, 4).backward(torch.tensor(g))  # dL/dt, t broadcast to (2, 3, 4)
     ours = unbroadcast(g, shape)
     extra = g.ndim - len(shape)
     summed = tuple(range(extra)) + tuple(extra + i for i, n in enumerate(shape) if n == 1 and g.shape[extra + i] != 1)

@@ -4,10 +4,10 @@ from gradcheck import gradcheck
 from tensor import Tensor
 
 x = np.arange(1.0, 7.0).reshape(3, 2)  # (3, 2)
-idx = np.array([0, 2, 0])  # row 0 is used twice
+idx = np.array([0, 2, 0])  # idx[0] == idx[2]
 
 
-def getitem_bug(self, idx):  # full[idx] += g: numpy writes row 0 twice instead of adding
+def getitem_bug(self, idx):  # full[idx] += g: full[0] = g[2], not g[0] + g[2]
     def _backward(g):
         full = np.zeros_like(self.data)
         full[idx] += g

@@ -10,7 +10,7 @@ x, b = rng.standard_normal((2, 3, 4)), rng.standard_normal(4)  # x (B, T, C), b 
 calls = 0
 
 
-def f(x, b):  # mean(tanh(x + b)): a number
+def f(x, b):  # mean(tanh(x + b))
     global calls
     calls += 1
     return (x + b).tanh().mean()

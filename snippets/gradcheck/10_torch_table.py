@@ -4,7 +4,7 @@ import torch
 from tensor import Tensor
 
 rng = np.random.default_rng(0)
-ops = [  # name, f (the same code runs on our Tensors and on torch's), input shapes, positive inputs
+ops = [  # (name, f, input shapes, inputs > 0)
     ("a + b", lambda a, b: a + b, [(3, 4), (3, 4)], False),
     ("a - b", lambda a, b: a - b, [(3, 4), (3, 4)], False),
     ("a * b", lambda a, b: a * b, [(3, 4), (3, 4)], False),
@@ -33,7 +33,7 @@ ops = [  # name, f (the same code runs on our Tensors and on torch's), input sha
 ]
 
 
-def compare(ours, theirs, shapes, positive):  # float64: values, then the gradient of sum(out * g)
+def compare(ours, theirs, shapes, positive):  # float64: max |ours - torch| of out, and of d sum(out * g) / d inputs
     arrays = [rng.standard_normal(s) for s in shapes]
     arrays = [np.abs(a) + 0.5 for a in arrays] if positive else arrays
     xs = [Tensor(a, requires_grad=True) for a in arrays]
@@ -47,12 +47,12 @@ def compare(ours, theirs, shapes, positive):  # float64: values, then the gradie
     return value_err, grad_err
 
 
-def tanh_bug(self):  # the control: d tanh/dx = 1 - tanh, the square forgotten
+def tanh_bug(self):  # control: d tanh/dx = 1 - tanh  (right: 1 - tanh^2)
     out = np.tanh(self.data)
     return Tensor._make(out, (self,), lambda g: self._accumulate(g * (1.0 - out)), "tanh")
 
 
-def row(name, v, g):  # errors below 1e-12 are float64 rounding; their last digits vary by machine
+def row(name, v, g):  # err < 1e-12 -> "< 1e-12"
     shown = [f"{e:.0e}" if e >= 1e-12 else "< 1e-12" for e in (v, g)]
     print(f"{name:22} {shown[0]:>11} {shown[1]:>11}  {v < 1e-10 and g < 1e-10}")
 

@@ -4,7 +4,7 @@ import torch
 from torch.autograd.gradcheck import GradcheckError
 
 
-class TanhBug(torch.autograd.Function):  # forward tanh(x), backward 1 - tanh(x): the square forgotten
+class TanhBug(torch.autograd.Function):  # y = tanh(x), dy/dx = 1 - y  (right: 1 - y^2)
     @staticmethod
     def forward(ctx, x):
         y = x.tanh()

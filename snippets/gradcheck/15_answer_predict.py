@@ -3,7 +3,7 @@ import numpy as np
 from tensor import Tensor
 
 x = np.arange(24.0).reshape(2, 3, 4)  # (B, T, C)
-predictions = [  # f(x, b), the predicted b.grad
+predictions = [  # (name, f(x, b), predicted b.grad)
     ("(x + b).sum()", lambda x, b: (x + b).sum(), np.full(4, 2 * 3)),  # B * T = 6
     ("(x + b).mean()", lambda x, b: (x + b).mean(), np.full(4, 6 / 24)),  # B * T / (B * T * C) = 6 / 24
     ("(x * b).sum()", lambda x, b: (x * b).sum(), x.sum(axis=(0, 1))),  # sum of x[:, :, c] over (B, T)

@@ -4,7 +4,7 @@ from gradcheck import gradcheck
 from tensor import Tensor
 
 
-def matmul_bug(self, other):  # dA = dC @ B, the transpose of B forgotten (right: dC @ B^T)
+def matmul_bug(self, other):  # dA = dC @ B  (right: dC @ B^T)
     def _backward(g):
         self._accumulate(g @ other.data)
         other._accumulate(np.swapaxes(self.data, -1, -2) @ g)
@@ -19,7 +19,7 @@ for a_shape, b_shape in [((3, 4), (4, 5)), ((3, 4), (4, 4))]:
     try:
         gradcheck(lambda a, b: (a @ b).tanh().sum(), a, b)
         print(f"{a_shape} @ {b_shape}: gradcheck passed")
-    except ValueError as e:  # numpy: the shapes of g @ B do not fit
+    except ValueError as e:  # g (3, 5) @ B (4, 5)
         print(f"{a_shape} @ {b_shape}: ValueError: {e}")
     except AssertionError as e:
         print(f"{a_shape} @ {b_shape}: gradcheck: {e}")

@@ -4,7 +4,7 @@ from gradcheck import gradcheck
 from tensor import Tensor
 
 
-def permute_bug(self, *dims):  # backward transposes by dims, not by their inverse argsort(dims)
+def permute_bug(self, *dims):  # backward: transpose(g, dims)  (right: transpose(g, argsort(dims)))
     def _backward(g):
         self._accumulate(np.transpose(g, dims))
 

@@ -140,12 +140,16 @@ class GPT(Module):
         return logits, loss
 
     def generate(self, idx, max_new_tokens: int, temperature: float = 1.0, top_k: int | None = None,
-                 top_p: float | None = None, stop=None, rng: np.random.Generator | None = None) -> np.ndarray:
+                 top_p: float | None = None, stop=None, rng: np.random.Generator | None = None,
+                 constraint=None) -> np.ndarray:
         """Continue idx (B, T) by up to ``max_new_tokens`` tokens sampled by ``minigpt.sampling.sample``.
 
         The context is cropped to the last block_size tokens. ``stop``: an id or ids; generation ends
         after the step in which every row has produced one (rows that stopped earlier keep sampling:
-        cut each row at its first stop id). Runs in eval mode (no dropout) and restores the mode after.
+        cut each row at its first stop id). ``constraint``: called each step as ``constraint(idx, logits)``
+        with the tokens so far (B, T) and the next-token logits (B, V), both numpy; it returns the logits
+        to sample from, -inf where a token is not allowed (``minigpt.constrain``). Runs in eval mode
+        (no dropout) and restores the mode after.
         """
         idx = check_token_ids(idx, self.config.vocab_size)
         check_generate(idx.shape, max_new_tokens, temperature, top_k, top_p)
@@ -158,7 +162,10 @@ class GPT(Module):
             with no_grad():
                 for _ in range(max_new_tokens):
                     logits, _ = self(idx[:, -self.config.block_size:])  # (B, T', V)
-                    nxt = sample(logits.data[:, -1, :], temperature, top_k, top_p, rng)  # (B,)
+                    logits = logits.data[:, -1, :]  # (B, V)
+                    if constraint is not None:
+                        logits = constraint(idx, logits)
+                    nxt = sample(logits, temperature, top_k, top_p, rng)  # (B,)
                     idx = np.concatenate([idx, nxt[:, None].astype(idx.dtype)], axis=1)  # (B, T+1)
                     if stop_ids:
                         done |= np.isin(nxt, list(stop_ids))

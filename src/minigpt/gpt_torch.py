@@ -189,10 +189,10 @@ class GPT(nn.Module):
     @torch.no_grad()
     def generate(self, idx, max_new_tokens: int, temperature: float = 1.0, top_k: int | None = None,
                  top_p: float | None = None, stop=None, rng: np.random.Generator | None = None,
-                 use_cache: bool = True) -> torch.Tensor:
+                 constraint=None, use_cache: bool = True) -> torch.Tensor:
         """Continue idx (B, T) by up to ``max_new_tokens`` tokens sampled by ``minigpt.sampling.sample``.
 
-        The same as the numpy GPT's ``generate`` (cropping, ``stop``, eval mode). ``use_cache`` keeps a
+        The same as the numpy GPT's ``generate`` (cropping, ``stop``, ``constraint``, eval mode). ``use_cache`` keeps a
         KV cache: each step runs only the newest token; the tokens are exactly those of the uncached path.
         Once the context is longer than block_size every position shifts, and the cache is rebuilt.
         """
@@ -213,7 +213,10 @@ class GPT(nn.Module):
                     if cache is not None:
                         cache.reset()
                     logits, _ = self(idx[:, -block_size:], kv_cache=cache)  # (B, T', V)
-                nxt = sample(logits[:, -1, :].float().cpu().numpy(), temperature, top_k, top_p, rng)  # (B,)
+                logits = logits[:, -1, :].float().cpu().numpy()  # (B, V)
+                if constraint is not None:
+                    logits = constraint(idx.cpu().numpy(), logits)
+                nxt = sample(logits, temperature, top_k, top_p, rng)  # (B,)
                 idx = torch.cat((idx, torch.from_numpy(nxt).to(idx)[:, None]), dim=1)  # (B, T+1)
                 if stop_ids:
                     done |= np.isin(nxt, list(stop_ids))

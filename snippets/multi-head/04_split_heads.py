@@ -14,8 +14,10 @@ print(x.data[0].astype(int))
 
 step1 = x.reshape(B, T, nh, hs)  # (B, T, C) -> (B, T, nh, hs)
 step2 = step1.permute(0, 2, 1, 3)  # (B, T, nh, hs) -> (B, nh, T, hs)
-print(f"\nreshape {step1.shape} strides {step1.stride()} contiguous {step1.is_contiguous()}")
-print(f"permute {step2.shape} strides {step2.stride()} contiguous {step2.is_contiguous()}")
+print()
+for name, s in [("reshape", step1), ("permute", step2)]:
+    print(f"{name} {s.shape} strides {s.stride()} elements, {s.data.strides} bytes,"
+          f" contiguous {s.is_contiguous()}")
 
 right = split_heads(x, nh)  # the same two steps
 wrong = x.reshape(B, nh, T, hs)  # (B, T, C) -> (B, nh, T, hs) without the permute

@@ -9,7 +9,7 @@ from minigpt.tensor import Tensor
 config = GPTConfig()
 attn = MultiHeadAttention(config, rng=np.random.default_rng(0)).to(np.float64)
 rng = np.random.default_rng(1)
-# weights larger than the init, so each head's weights are far from uniform
+# parameters larger than the init: attention weights far from uniform
 attn.load_state_dict({name: rng.normal(0.0, 0.3, a.shape) for name, a in attn.state_dict().items()})
 B, T, C, nh, hs = 2, 8, config.n_embd, config.n_head, config.head_size
 x = rng.standard_normal((B, T, C))  # float64

@@ -6,7 +6,7 @@ from minigpt.tensor import Tensor
 
 rng = np.random.default_rng(0)
 four = MultiHeadAttention(GPTConfig(n_head=4), rng=rng)
-# weights larger than the init, so that attention is far from uniform
+# parameters larger than the init: attention weights far from uniform
 four.load_state_dict({name: rng.normal(0.0, 0.3, a.shape) for name, a in four.state_dict().items()})
 one = MultiHeadAttention(GPTConfig(n_head=1), rng=rng)
 one.load_state_dict(four.state_dict())  # every name and shape matches: (64, 64) and (64,)

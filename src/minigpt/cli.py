@@ -143,6 +143,11 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "reaches p, in (0, 1]")
     g.add_argument("--num-samples", type=_positive_int, default=1, help="how many samples (default 1)")
     g.add_argument("--seed", type=_nonneg_int, default=0, help="sampling seed (default 0)")
+    g.add_argument("--strict", action="store_true",
+                   help="with --form and --keywords: mask the logits at every step so the poem surely has "
+                        "the form's shape, rhymes in one 平声 group, follows a standard 平仄 pattern "
+                        "(一三五不论) and contains every keyword; the model still picks among the allowed "
+                        "characters")
     g.add_argument("--no-cache", action="store_true", help="recompute the whole context each step (no KV cache)")
     g.add_argument("--device", choices=["auto", "cpu", "cuda", "mps"], default="cpu", help="default cpu")
 
@@ -221,12 +226,20 @@ def cmd_train(args) -> int:
 def cmd_generate(args) -> int:
     from minigpt import poetry
     from minigpt.presets import PRESETS
-    from minigpt.generate import corpus_of, crop, encode_prompt, generate_text, load_model
+    from minigpt.generate import corpus_of, crop, describe_check, encode_prompt, generate_text, load_model
 
     wants_poem = args.form is not None or args.keywords is not None
     path = args.checkpoint or PRESETS["poems-cpu" if wants_poem else "shakespeare-cpu"].out_dir
     model, tokenizer, ckpt = load_model(path, args.device)
     form = poetry.normalize_form(args.form) if args.form is not None else None  # unknown -> lists the forms
+    constraint = None
+    if args.strict:
+        from minigpt.constrain import PoemConstraint
+
+        if form is None or args.keywords is None:
+            raise UsageError("--strict needs --form and --keywords (e.g. --form 五绝 --keywords 月,江)")
+        if corpus_of(ckpt) == "poems":  # else encode_prompt says it needs a poems checkpoint
+            constraint = PoemConstraint(tokenizer, form, args.keywords)
     ids = encode_prompt(tokenizer, ckpt, args.prompt, form, args.keywords)
     block_size = model.config.block_size
     ids, dropped = crop(ids, block_size)
@@ -235,9 +248,17 @@ def cmd_generate(args) -> int:
               f"using its last {block_size}", file=sys.stderr)
     is_poems = corpus_of(ckpt) == "poems"
     max_new = args.max_new_tokens or (None if is_poems else 500)
+    if constraint is not None:
+        n_lines, n_chars = poetry.FORMS[form]
+        needed = n_lines * (n_chars + 1) + 1 - len(args.prompt or "")  # every line, its punctuation, <eos>
+        room = max_new or max(1, block_size - len(ids))
+        if room < needed:
+            raise UsageError(f"--strict writes a whole {form}: it needs {needed} new tokens, and only {room} "
+                             f"are allowed (--max-new-tokens, or what the context leaves)")
     texts = generate_text(model, tokenizer, ids, max_new_tokens=max_new, temperature=args.temperature,
                           top_k=args.top_k, top_p=args.top_p, seed=args.seed, use_cache=not args.no_cache,
-                          num_samples=args.num_samples, stop_at_eos=is_poems)  # poems end with <eos>
+                          num_samples=args.num_samples, stop_at_eos=is_poems,  # poems end with <eos>
+                          constraint=constraint)
     for n, text in enumerate(texts):
         if n:
             print("---")
@@ -245,8 +266,7 @@ def cmd_generate(args) -> int:
             text = (args.prompt or "") + text
             print(poetry.format_poem(text))
             if form is not None:
-                check = poetry.check_form(text, form)
-                print(f"[{form}: {'ok' if check.ok else check.reason}]", file=sys.stderr)
+                print(f"[{describe_check(text, form, args.keywords)}]", file=sys.stderr)
         else:
             print((args.prompt or "") + text)
     return 0

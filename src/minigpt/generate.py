@@ -80,17 +80,19 @@ def crop(ids: list[int], block_size: int) -> tuple[list[int], int]:
 def generate_text(model, tokenizer: CharTokenizer, ids: list[int], max_new_tokens: int | None = None,
                   temperature: float = 1.0, top_k: int | None = None, top_p: float | None = None,
                   seed: int | None = 0, use_cache: bool = True, num_samples: int = 1,
-                  stop_at_eos: bool = True) -> list[str]:
+                  stop_at_eos: bool = True, constraint=None) -> list[str]:
     """``num_samples`` continuations of ``ids``, each decoded up to (not including) the first ``<eos>``.
 
     max_new_tokens None: up to the end of the context (block_size - prompt length, at least 1).
+    ``constraint``: masks the logits at each step (``minigpt.constrain.PoemConstraint``); one per call.
     """
     if max_new_tokens is None:
         max_new_tokens = max(1, model.config.block_size - len(ids))
     rng = np.random.default_rng(seed)  # seed None: a fresh random generator
     idx = torch.tensor([ids] * num_samples, dtype=torch.long, device=model.wte.weight.device)  # (N, T)
     out = model.generate(idx, max_new_tokens, temperature=temperature, top_k=top_k, top_p=top_p,
-                         stop=tokenizer.eos_id if stop_at_eos else None, rng=rng, use_cache=use_cache)
+                         stop=tokenizer.eos_id if stop_at_eos else None, rng=rng, constraint=constraint,
+                         use_cache=use_cache)
     return decode_rows(tokenizer, out[:, len(ids):].tolist(), stop_at_eos)
 
 
@@ -102,3 +104,22 @@ def decode_rows(tokenizer: CharTokenizer, rows: list[list[int]], stop_at_eos: bo
             row = row[: row.index(tokenizer.eos_id)]
         texts.append(tokenizer.decode(row, skip_special=True))
     return texts
+
+
+def describe_check(text: str, form: str, keywords=()) -> str:
+    """One line of ``poetry.check_poem``'s verdict, e.g.
+    ``五言绝句: ok; rhyme 下平声七阳; tones 100% (仄起首句不入韵); keywords 月 江: ok``."""
+    from minigpt import poetry
+
+    check = poetry.check_poem(text, form, keywords)
+    parts = [f"{poetry.normalize_form(form)}: {'ok' if check.form.ok else check.form.reason}"]
+    if check.rhyme is not None:
+        r = check.rhyme
+        parts.append(f"rhyme {r.group}{' (line 1 too)' if r.first_line else ''}" if r.ok else f"rhyme: {r.reason}")
+    if check.tones is not None:
+        parts.append(f"tones {check.tones.share:.0%} ({check.tones.pattern})")
+    words = poetry.parse_keywords(keywords) if keywords else ()
+    if words:
+        k = check.keywords
+        parts.append(f"keywords {' '.join(words)}: " + ("ok" if k.ok else "missing " + " ".join(k.missing)))
+    return "; ".join(parts)

@@ -80,6 +80,11 @@ class FormCheck:
     reason: str  # why not (or "ok"), in words a reader can act on
 
 
+def is_han(text: str) -> bool:
+    """Is ``text`` one or more Chinese characters (CJK ideographs) and nothing else?"""
+    return bool(text) and _HAN.fullmatch(text) is not None
+
+
 def normalize_form(form: str) -> str:
     """The canonical name of ``form`` ("七绝" -> "七言绝句"); unknown forms raise ValueError."""
     if isinstance(form, str) and form.strip() in FORMS:

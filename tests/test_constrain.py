@@ -1,0 +1,203 @@
+"""minigpt.constrain: every strict poem has the form, rhymes, keeps a tone pattern and holds its keywords,
+whatever the logits say; impossible requests are one clear error; both GPTs apply the constraint alike."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from minigpt import gpt, gpt_torch, poetry, rhyme
+from minigpt.config import GPTConfig
+from minigpt.constrain import PoemConstraint
+from minigpt.convert import to_torch
+from minigpt.data import KEYWORD_SEP, format_prompt
+from minigpt.sampling import sample
+from minigpt.tokenizer import CharTokenizer
+
+UNKNOWN = "啼扫沉迹疎"  # Chinese characters the 平水韵 book does not list
+KEYWORDS = ["月", "江", "明月", "啼鸟", "白云", "山", "春风", "故乡"]
+OTHERS = "天照大"  # characters of the impossible keywords below
+
+
+@pytest.fixture(scope="module")
+def tok() -> CharTokenizer:
+    """About 1,500 characters of the rhyme book, a few it does not list, punctuation and the form names."""
+    known = sorted(rhyme.table().groups_of)[::5]
+    return CharTokenizer(set(known) | set(UNKNOWN + OTHERS) | set("".join(KEYWORDS)) | set("".join(poetry.FORMS))
+                         | set(poetry.LINE_ENDS + KEYWORD_SEP + "："))
+
+
+def write(tok, form, keywords, rng, rows=6, bias=None, **kwargs) -> list[str]:
+    """Poems written from random logits (a model that knows nothing) through the constraint."""
+    constraint = PoemConstraint(tok, form, keywords, **kwargs)
+    prompt = format_prompt(tok, form, keywords)
+    idx = np.array([prompt] * rows)  # (B, T)
+    for _ in range(80):
+        logits = rng.normal(size=(rows, tok.vocab_size)) * 3  # (B, V)
+        if bias is not None:
+            logits = logits + bias
+        nxt = sample(constraint(idx, logits), temperature=1.0, rng=rng)  # (B,)
+        idx = np.concatenate([idx, nxt[:, None]], axis=1)
+        if (nxt == tok.eos_id).all():
+            break
+    assert (idx == tok.eos_id).any(axis=1).all(), "every row ends with <eos>"
+    return [tok.decode(r[len(prompt): list(r).index(tok.eos_id)]) for r in idx.tolist()]
+
+
+@pytest.mark.parametrize("boost", [2.0, None])
+@pytest.mark.parametrize("form", list(poetry.FORMS))
+def test_every_poem_keeps_every_rule(tok, form, boost):
+    rng = np.random.default_rng(0)
+    for seed in range(3):
+        keywords = [KEYWORDS[(seed + k) % len(KEYWORDS)] for k in range(1 + seed)]
+        for text in write(tok, form, keywords, rng, boost=boost):
+            check = poetry.check_poem(text, form, keywords)
+            assert check.form.ok, (text, check.form.reason)
+            assert check.rhyme.ok, (text, check.rhyme.reason)
+            assert check.tones.ok and check.tones.share == 1.0 and check.tones.unknown == 0, (text, check.tones)
+            assert check.keywords.ok, (text, keywords)
+            lines = [line[:-1] for line in poetry.split_lines(text)]
+            ends = [lines[i - 1][-1] for i in poetry.rhyme_lines(form)]
+            assert len(set(ends)) == len(ends), f"a rhyme character twice: {text}"
+
+
+def test_unknown_characters_only_at_free_positions(tok):
+    bias = np.zeros(tok.vocab_size)
+    bias[[tok.stoi[c] for c in UNKNOWN]] = 20.0  # a model that loves characters of no known tone
+    seen = 0
+    for form in ("五言绝句", "七言律诗"):
+        free = poetry.FREE_POSITIONS[poetry.FORMS[form][1]]
+        for text in write(tok, form, ["月"], np.random.default_rng(1), bias=bias):
+            for line in poetry.split_lines(text):
+                for j, c in enumerate(line[:-1], 1):
+                    if not rhyme.is_known(c):
+                        assert j in free, (text, c, j)
+                        seen += 1
+    assert seen > 0, "unknown characters are still allowed where the tone is free"
+
+
+def test_a_keyword_of_unknown_tone_goes_to_a_free_position(tok):
+    for text in write(tok, "五言绝句", ["啼鸟"], np.random.default_rng(2)):
+        line = next(line for line in poetry.split_lines(text) if "啼鸟" in line)
+        assert line.index("啼鸟") + 1 in poetry.FREE_POSITIONS[5]
+
+
+def test_a_model_that_likes_the_rules_is_left_alone(tok):
+    """Where every rule is already kept, the constraint changes no allowed logit (boost aside)."""
+    constraint = PoemConstraint(tok, "五言绝句", ["月"], boost=None)
+    idx = np.array([format_prompt(tok, "五言绝句", ["月"])])
+    logits = np.random.default_rng(3).normal(size=(1, tok.vocab_size))
+    out = constraint(idx, logits)
+    kept = np.isfinite(out)
+    np.testing.assert_array_equal(out[kept], logits[kept])
+    assert kept.sum() > 100 and not kept[0, [tok.eos_id, tok.stoi["，"]]].any()
+
+
+@pytest.mark.parametrize("keywords, message", [
+    (["月", "Q"], "keyword 'Q' has characters the model has never seen: 'Q'"),
+    (["明月照大江山"], "keyword '明月照大江山' has 6 characters; a line of 五言绝句 holds 5"),
+    (["月："], "keyword '月：' must be Chinese characters only"),
+    (["沉啼"], "keyword '沉啼' cannot be placed in a 五言绝句: the 平水韵 book gives no tone for 沉、啼"),
+    (["天天天天"], "keyword '天天天天' cannot be placed in a 五言绝句: its tones fit no line of a standard 平仄"),
+    (["月明", "江山", "白云", "春风", "故乡", "明月", "山月", "白月", "江月", "春月", "乡月"],
+     "the keywords have 22 characters; a 五言绝句 holds 20"),
+])
+def test_impossible_keywords_are_one_clear_error(tok, keywords, message):
+    with pytest.raises(ValueError, match=message) as e:
+        PoemConstraint(tok, "五言绝句", keywords)
+    assert "\n" not in str(e.value)
+
+
+def test_a_form_without_a_rhyme_rule_is_refused(tok, monkeypatch):
+    monkeypatch.setattr(poetry, "rhyme_lines", lambda form: ())
+    with pytest.raises(ValueError, match="五言绝句 has no rhyme rule"):
+        PoemConstraint(tok, "五言绝句", ["月"])
+
+
+def test_an_opening_that_breaks_the_rules_is_refused(tok):
+    prompt = format_prompt(tok, "五言绝句", ["月"])
+    fine = PoemConstraint(tok, "五言绝句", ["月"])
+    fine(np.array([prompt + tok.encode("山月")]), np.zeros((1, tok.vocab_size)))
+    broken = PoemConstraint(tok, "五言绝句", ["月"])
+    with pytest.raises(ValueError, match="breaks the rules of a strict 五言绝句 at character 6"):
+        broken(np.array([prompt + tok.encode("山月白云天天")]), np.zeros((1, tok.vocab_size)))
+
+
+def test_both_gpts_write_the_same_strict_poem(tok):
+    cfg = GPTConfig(vocab_size=tok.vocab_size, block_size=48, n_layer=1, n_head=2, n_embd=16)
+    src = gpt.GPT(cfg, seed=4).to(np.float64)
+    dst = gpt_torch.GPT(cfg, seed=0).double()
+    dst.load_state_dict(to_torch(src.state_dict()))
+    prompt = np.array([format_prompt(tok, "五言绝句", ["江"])] * 2)
+    kwargs = dict(temperature=1.0, stop=tok.eos_id)
+    a = src.generate(prompt, 30, rng=np.random.default_rng(5), constraint=PoemConstraint(tok, "五言绝句", "江"),
+                     **kwargs)
+    b = dst.generate(torch.from_numpy(prompt), 30, rng=np.random.default_rng(5),
+                     constraint=PoemConstraint(tok, "五言绝句", "江"), **kwargs)
+    np.testing.assert_array_equal(a, b.numpy())
+    for row in a.tolist():
+        text = tok.decode(row[prompt.shape[1]: row.index(tok.eos_id)])
+        check = poetry.check_poem(text, "五言绝句", ["江"])
+        assert check.form.ok and check.rhyme.ok and check.tones.ok and check.keywords.ok, text
+
+
+# ---- minigpt generate --strict --------------------------------------------------------------------
+POEMS = ["床前明月光，疑是地上霜。举头望明月，低头思故乡。", "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。",
+         "朝辞白帝彩云间，千里江陵一日还。两岸猿声啼不住，轻舟已过万重山。"]
+
+
+@pytest.fixture(scope="module")
+def poems_ckpt(tmp_path_factory, tok):
+    """A poems checkpoint after two training steps: it knows almost nothing, the constraint does the rest."""
+    from minigpt.data import Corpus
+    from minigpt.presets import get_preset
+    from minigpt.train import train
+
+    tok = CharTokenizer(set(tok.chars) | set("".join(POEMS)))
+    ids = []
+    for text in POEMS * 10:
+        ids += format_prompt(tok, poetry.classify(text), [text[:2]]) + tok.encode(text) + [tok.eos_id]
+    ids = np.array(ids, dtype=np.int64)
+    out = tmp_path_factory.mktemp("poems")
+    config = get_preset("tiny", corpus="poems", block_size=96, max_steps=2, eval_interval=2, eval_iters=1,
+                        out_dir=str(out), threads=1, device="cpu")
+    train(config, corpus=Corpus(ids[: len(ids) * 3 // 4], ids[len(ids) * 3 // 4 :], tok, "poems"), progress=False)
+    return str(out)
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    from minigpt.cli import main
+
+    try:
+        code = main(list(argv))
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_strict_cli_writes_a_poem_that_keeps_the_rules(capsys, poems_ckpt):
+    code, out, err = run(capsys, "generate", "--checkpoint", poems_ckpt, "--form", "七律", "--keywords", "明月,江",
+                         "--strict", "--num-samples", "2", "--seed", "1")
+    assert code == 0, err
+    poems = out.strip().split("\n---\n")
+    assert len(poems) == 2 and all(len(p.splitlines()) == 4 for p in poems)  # four couplets each
+    lines = err.strip().splitlines()
+    assert len(lines) == 2 and all(line.startswith("[七言律诗: ok; rhyme ") for line in lines), err
+    assert all("tones 100% (" in line and line.endswith("keywords 明月 江: ok]") for line in lines), err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--form", "五绝", "--keywords", "月,Q", "--strict"], "keyword 'Q' has characters the model has never seen"),
+    (["--form", "五绝", "--keywords", "明月照大江山", "--strict"], "a line of 五言绝句 holds 5"),
+    (["--form", "五绝", "--keywords", "沉啼", "--strict"], "the 平水韵 book gives no tone for 沉、啼"),
+    (["--keywords", "月", "--strict"], "--strict needs --form and --keywords"),
+    (["--form", "五绝", "--keywords", "月", "--strict", "--max-new-tokens", "10"], "it needs 25 new tokens"),
+    (["山月白云天天", "--form", "五绝", "--keywords", "月", "--strict"], "breaks the rules of a strict 五言绝句"),
+])
+def test_strict_cli_errors_are_one_line_and_exit_2(capsys, poems_ckpt, argv, needle):
+    code, out, err = run(capsys, "generate", "--checkpoint", poems_ckpt, *argv)
+    assert code == 2 and not out.strip()
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("minigpt: error: ") and needle in lines[0], err

@@ -172,6 +172,30 @@ def test_lesson_5_cross_entropy_matches_torch_and_survives_huge_logits():
     assert tensor.Tensor is not None
     with pytest.raises(ValueError, match="integer targets"):
         functional.cross_entropy(x, np.array([0.5, 1, 2, 3]))
+    with pytest.raises(ValueError, match="target -1 is out of range for 7 classes"):
+        functional.cross_entropy(x, np.array([0, -1, 3, 3]))  # numpy would quietly read the last class
+
+
+@pytest.mark.parametrize("lesson", ["softmax-cross-entropy", "layers-optim"])
+def test_lesson_5_ops_stay_exact_where_exp_overflows_or_underflows(lesson):
+    # logits of +-1000: exp overflows to inf and underflows to 0 in float64, so only the max trick
+    # (and log_softmax instead of log(softmax)) gives torch's numbers
+    tensor, functional = load(lesson, "tensor"), load(lesson, "functional")
+    logits, targets = rand(3, 5, 6) * 1000, np.array([0, 5, 2, 2, 1])
+    g = rand(4, 5, 6)
+    for op in ("softmax", "log_softmax"):
+        x, t = tensor.Tensor(logits, requires_grad=True), torch.tensor(logits, requires_grad=True)
+        out, ref = getattr(x, op)(-1), getattr(t, op)(-1)
+        (out * tensor.Tensor(g)).sum().backward()
+        ref.backward(torch.tensor(g))
+        np.testing.assert_allclose(out.data, ref.detach().numpy(), rtol=1e-12, atol=1e-300)
+        np.testing.assert_allclose(x.grad, t.grad.numpy(), rtol=1e-10, atol=1e-12)
+    x, t = functional.Tensor(logits, requires_grad=True), torch.tensor(logits, requires_grad=True)
+    loss, ref = functional.cross_entropy(x, targets), torch.nn.functional.cross_entropy(t, torch.tensor(targets))
+    loss.backward()
+    ref.backward()
+    np.testing.assert_allclose(loss.data, ref.item(), rtol=1e-12)
+    np.testing.assert_allclose(x.grad, t.grad.numpy(), rtol=1e-10, atol=1e-14)
 
 
 def test_lesson_6_layers_and_optimisers_agree_with_torch_and_the_library():

@@ -15,6 +15,9 @@ def cross_entropy(logits: Tensor, targets) -> Tensor:
     if targets.shape != (N,) or not np.issubdtype(targets.dtype, np.integer):
         raise ValueError(f"cross_entropy: expected {N} integer targets for logits of shape {logits.shape}, "
                          f"got {targets.dtype} of shape {targets.shape}")
+    bad = (targets < 0) | (targets >= V)
+    if bad.any():
+        raise ValueError(f"cross_entropy: target {targets[bad][0]} is out of range for {V} classes (0 to {V - 1})")
     shifted = logits.data - logits.data.max(axis=1, keepdims=True)  # the max trick: no overflow
     log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))  # (N, V) log softmax
     loss = -log_probs[np.arange(N), targets].mean()

@@ -1,0 +1,99 @@
+"""The checks of lesson 5's exercises pass the right function and fail named wrong ones, in the reader's terms."""
+
+import numpy as np
+import pytest
+
+from minigpt.checks.softmax_cross_entropy import check_cross_entropy_grad, check_logsumexp
+
+
+def logsumexp(x, dim):
+    m = x.max(axis=dim, keepdims=True)
+    return (m + np.log(np.exp(x - m).sum(axis=dim, keepdims=True))).squeeze(axis=dim)
+
+
+def naive_logsumexp(x, dim):  # the exercise's starter: overflows at 1000
+    return np.log(np.exp(x).sum(axis=dim))
+
+
+def forgot_the_max_back(x, dim):
+    m = x.max(axis=dim, keepdims=True)
+    return np.log(np.exp(x - m).sum(axis=dim))
+
+
+def kept_the_dim(x, dim):
+    return logsumexp(x, dim)[..., None] if x.ndim == 1 else np.expand_dims(logsumexp(x, dim), dim)
+
+
+def always_last_dim(x, dim):
+    return logsumexp(x, -1)
+
+
+@pytest.mark.parametrize("fn, says", [
+    (naive_logsumexp, ["large logits", "expected 1000.6931", "got      inf", "overflowed"]),
+    (forgot_the_max_back, ["small numbers", "expected 3.4076", "got      0.4076", "did not add it back"]),
+    (kept_the_dim, ["expected shape () (dim -1 summed away), got shape (1,)"]),
+    (always_last_dim, ["along dim 0", "expected shape (3,)", "got shape (2,)"]),
+])
+def test_check_logsumexp_names_what_is_wrong(fn, says):
+    report = check_logsumexp(fn)
+    assert report.startswith(f"{fn.__name__}: not yet\n")
+    for s in says:
+        assert s in report, report
+
+
+def test_check_logsumexp_passes_the_right_one_and_reports_the_readers_error():
+    assert check_logsumexp(logsumexp) == "logsumexp: passed (5 cases, logits of +-1000 included)"
+    with pytest.raises(NameError):  # the reader's own bug is not swallowed
+        check_logsumexp(lambda x, dim: undefined_name)  # noqa: F821
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def grad(x, t):
+    g = softmax(x)
+    g[np.arange(len(t)), t] -= 1.0
+    return g / len(t)
+
+
+def softmax_only(x, t):  # the exercise's starter
+    return softmax(x)
+
+
+def no_mean(x, t):
+    return grad(x, t) * len(t)
+
+
+def flipped(x, t):
+    return -grad(x, t)
+
+
+def naive_exp(x, t):
+    e = np.exp(x)
+    g = e / e.sum(axis=1, keepdims=True)
+    g[np.arange(len(t)), t] -= 1.0
+    return g / len(t)
+
+
+def transposed(x, t):
+    return grad(x, t).T
+
+
+@pytest.mark.parametrize("fn, says", [
+    (softmax_only, ["row 0 (target 1)", "expected [ 0.0094, -0.2477", "row 0 of yours sums to 1.0000"]),
+    (no_mean, ["4 times too large", "divide by N"]),
+    (flipped, ["the sign is flipped"]),
+    (naive_exp, ["large logits", "got      [nan", "max trick"]),
+    (transposed, ["expected a gradient of shape (N, V) = (4, 5), got (5, 4)"]),
+])
+def test_check_cross_entropy_grad_names_what_is_wrong(fn, says):
+    report = check_cross_entropy_grad(fn)
+    assert report.startswith(f"{fn.__name__}: not yet\n")
+    for s in says:
+        assert s in report, report
+
+
+def test_check_cross_entropy_grad_passes_the_right_one():
+    assert check_cross_entropy_grad(grad) == "grad: passed (2 cases, logits of 1000 included)"

@@ -13,7 +13,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 SNIPPETS = ROOT / "snippets"
-NAMES = ("tensor", "functional", "nn", "optim", "gradcheck", "strided", "broadcast")
+NAMES = ("tensor", "functional", "nn", "optim", "gradcheck", "strided", "broadcast", "toy")
 ENGINES = ["autograd", "gradcheck", "softmax-cross-entropy", "layers-optim"]  # lessons 3-6: a Tensor each
 
 
@@ -237,6 +237,34 @@ def test_lesson_6_layers_and_optimisers_agree_with_torch_and_the_library():
             o1.step(), o2.step(), topt.step()
         np.testing.assert_allclose(p.data, q.data, rtol=1e-12)
         np.testing.assert_allclose(p.data, t.detach().numpy(), rtol=1e-10)
+
+
+def test_lesson_6_toy_model_trains_like_its_torch_twin_and_its_floor_is_the_counted_entropy():
+    toy = load("layers-optim", "toy")
+    from collections import Counter
+
+    x, y = toy.pairs()
+    assert len(x) == len(toy.TEXT) - 1 and "".join(toy.CHARS[i] for i in y) == toy.TEXT[1:]
+    pairs, firsts = Counter(zip(x.tolist(), y.tolist())), Counter(x.tolist())
+    entropy = -sum(n * np.log(n / firsts[a]) for (a, _), n in pairs.items()) / len(x)
+    np.testing.assert_allclose(toy.floor(x, y), entropy, rtol=1e-12)
+
+    model = toy.TinyLM(C=8, rng=np.random.default_rng(3))
+    twin = torch.nn.Sequential(torch.nn.Embedding(toy.V, 8), torch.nn.LayerNorm(8), torch.nn.Linear(8, toy.V)).double()
+    for (name, p), (tname, q) in zip(model.named_parameters(), twin.named_parameters()):
+        assert name.split(".")[1] == tname.split(".")[1] and p.data.shape == tuple(q.shape)
+        q.data = torch.from_numpy(p.data.copy())
+    optim = load("layers-optim", "optim")  # its own copy of tensor.py: an optimiser only reads .data and .grad
+    losses = toy.train(model, optim.AdamW(model.parameters(), lr=0.03, weight_decay=0.1), x, y, steps=4)
+    topt = torch.optim.AdamW(twin.parameters(), lr=0.03, weight_decay=0.1)
+    for step in range(4):
+        loss = torch.nn.functional.cross_entropy(twin(torch.from_numpy(x)), torch.from_numpy(y))
+        np.testing.assert_allclose(losses[step], loss.item(), rtol=1e-12)
+        topt.zero_grad()
+        loss.backward()
+        topt.step()
+    for p, q in zip(model.parameters(), twin.parameters()):
+        np.testing.assert_allclose(p.data, q.detach().numpy(), rtol=1e-9, atol=1e-12)
 
 
 @pytest.mark.parametrize("lesson", ENGINES)

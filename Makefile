@@ -5,6 +5,7 @@
 #   make bench   set up, then print speed ratios measured side by side, and the site's weight
 #   make browser-deps   install what the browser tests need: Chromium (apt) and tests/node (npm)
 #   make screenshots    set up, then redraw the README's screenshots (screenshots/)
+#   make figures        set up, then redraw the lessons' figures (docs/assets/figures/; the page tests do too)
 
 PYTHON ?= python3
 VENV := .venv
@@ -20,7 +21,7 @@ endif
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONHASHSEED := 0
 
-.PHONY: setup serve build test bench clean browser-deps screenshots
+.PHONY: setup serve build test bench clean browser-deps screenshots figures
 
 setup: $(STAMP)
 
@@ -55,6 +56,11 @@ browser-deps:
 
 screenshots: $(STAMP)
 	$(BIN)/python scripts/screenshots.py
+
+# Every lesson script that saves a figure under docs/assets/figures/ (same bytes on every run).
+figures: $(STAMP)
+	@for f in $$(grep -l "assets/figures" snippets/*/[0-9][0-9]_*.py); do \
+	  echo "$$f"; $(BIN)/python "$$f" > /dev/null || exit 1; done
 
 clean:
 	rm -rf site $(VENV)

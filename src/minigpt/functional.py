@@ -65,6 +65,7 @@ def cross_entropy(logits: Tensor, targets, ignore_index: int = -1) -> Tensor:
     return Tensor._make(loss, (logits,), _backward, "cross_entropy")
 
 
+# --8<-- [start:layer_norm]
 def layer_norm(x: Tensor, weight: Tensor | None, bias: Tensor | None, eps: float = 1e-5) -> Tensor:
     """Normalise the last dim to mean 0 and variance 1, then scale by ``weight`` and shift by ``bias``."""
     C = x.shape[-1]
@@ -92,6 +93,7 @@ def layer_norm(x: Tensor, weight: Tensor | None, bias: Tensor | None, eps: float
 
     parents = tuple(p for p in (x, weight, bias) if p is not None)
     return Tensor._make(out, parents, _backward, "layer_norm")
+# --8<-- [end:layer_norm]
 
 
 def dropout(x: Tensor, p: float, training: bool, rng: np.random.Generator | None = None) -> Tensor:

@@ -1,0 +1,52 @@
+import numpy as np
+
+from nn import LayerNorm
+from tensor import Tensor
+
+from minigpt import nn as lib_nn
+from minigpt.tensor import Tensor as LibTensor
+from minigpt.tensor import no_grad
+
+
+def graph(out):
+    """(ops recorded, bytes kept for backward: each op's output and the arrays its _backward closes over)."""
+    seen, stack, ops, arrays = set(), [out], 0, {}
+    while stack:
+        t = stack.pop()
+        if id(t) not in seen:
+            seen.add(id(t))
+            if t._backward is not None:
+                ops += 1
+                arrays[id(t.data)] = t.data
+                for cell in t._backward.__closure__ or ():
+                    if isinstance(cell.cell_contents, np.ndarray):
+                        arrays[id(cell.cell_contents)] = cell.cell_contents
+            stack.extend(t._prev)
+    return ops, sum(a.nbytes for a in arrays.values())
+
+
+x = np.random.default_rng(0).standard_normal((8, 32, 64))  # (B, T, C)
+ours, lib64, lib32 = LayerNorm(64), lib_nn.LayerNorm(64).to(np.float64), lib_nn.LayerNorm(64)
+print("LayerNorm on (8, 32, 64)          ops  kept for backward")
+for name, ln, T in (("yours, composed, float64", ours, Tensor), ("library, fused, float64 ", lib64, LibTensor),
+                    ("library, fused, float32 ", lib32, LibTensor)):
+    inp = T(x.astype(np.float32) if ln is lib32 else x, requires_grad=True)
+    out = ln(inp)
+    ops, size = graph(out)
+    print(f"  {name}  {ops:>5}  {size / 1024:>7.0f} KiB")
+    if ln is lib32:
+        print("  float32 vs float64, max |diff| < 1e-5:", np.abs(out.data - lib64(LibTensor(x)).data).max() < 1e-5)
+with no_grad():
+    print("library, inside no_grad(): ops recorded", graph(lib64(LibTensor(x, requires_grad=True)))[0])
+print("yours, no no_grad to turn it off: ops recorded", graph(ours(Tensor(x, requires_grad=True)))[0])
+
+for name, T in (("yours  ", Tensor), ("library", LibTensor)):
+    h = T(np.array([0.5]), requires_grad=True)
+    out = h
+    for _ in range(2000):
+        out = out.tanh()  # a chain 2000 ops deep
+    try:
+        out.sum().backward()
+        print(f"{name}: backward through 2000 tanh: grad {h.grad[0]:.4f}")
+    except RecursionError:
+        print(f"{name}: backward through 2000 tanh: RecursionError")

@@ -105,6 +105,8 @@ def test_lesson_1_strides_and_views_agree_with_numpy_and_torch():
     ref = np.arange(48).reshape(2, 3, 2, 4).transpose(0, 2, 1, 3).reshape(4, 3, 4)
     assert y.contiguous().reshape(4, 3, 4).tolist() == ref.tolist()
     assert strided.Strided.arange(2, 3, 4).select(1, 2).tolist() == np.arange(24).reshape(2, 3, 4)[:, 2].tolist()
+    with pytest.raises(IndexError, match="positions 0..2"):
+        strided.Strided.arange(2, 3, 4).select(1, 3)
 
 
 def test_lesson_2_broadcasting_and_batched_matmul_agree_with_numpy():
@@ -116,6 +118,8 @@ def test_lesson_2_broadcasting_and_batched_matmul_agree_with_numpy():
             b.broadcast_shapes(x, y)
     a, c = rand(0, 2, 1, 3, 4), rand(1, 5, 4, 6)
     np.testing.assert_allclose(b.batched_matmul(a, c), a @ c, rtol=1e-12)
+    with pytest.raises(ValueError, match="at least 2 dims"):
+        b.batched_matmul(rand(0, 4), c)
     g = rand(2, 2, 3, 4)
     t = torch.tensor(rand(3, 3, 1), requires_grad=True)
     (t * torch.ones(2, 3, 4, dtype=torch.float64)).backward(torch.tensor(g))

@@ -29,6 +29,8 @@ def broadcast_shapes(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 def batched_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(..., M, K) @ (..., K, N) -> (..., M, N): one (M, K) @ (K, N) product per position of the batch
     dims, which broadcast like elementwise ops."""
+    if a.ndim < 2 or b.ndim < 2:
+        raise ValueError(f"matmul: {a.shape} @ {b.shape}: both need at least 2 dims, (..., M, K) and (..., K, N)")
     if a.shape[-1] != b.shape[-2]:
         raise ValueError(f"matmul: {a.shape} @ {b.shape}: inner sizes {a.shape[-1]} and {b.shape[-2]} differ")
     batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])

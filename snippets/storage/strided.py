@@ -50,6 +50,7 @@ class Strided:
     # --8<-- [end:init]
 
     # --8<-- [start:views]
+    # --8<-- [start:permute]
     def permute(self, *dims: int) -> "Strided":
         """The same buffer, dims reordered: only the shape and the strides move."""
         if sorted(dims) != list(range(len(self.shape))):
@@ -61,14 +62,21 @@ class Strided:
         dims = list(range(len(self.shape)))
         dims[d0], dims[d1] = dims[d1], dims[d0]
         return self.permute(*dims)
+    # --8<-- [end:permute]
 
+    # --8<-- [start:select]
     def select(self, dim: int, i: int) -> "Strided":
         """Fix dim ``dim`` at position ``i``: one dim fewer, the offset moves by i * strides[dim]."""
+        if not 0 <= i < self.shape[dim]:
+            raise IndexError(f"select({dim}, {i}): dim {dim} of shape {self.shape} "
+                             f"has positions 0..{self.shape[dim] - 1}")
         shape, strides = list(self.shape), list(self.strides)
         step = strides.pop(dim)
         shape.pop(dim)
         return Strided(self.buffer, tuple(shape), tuple(strides), self.offset + i * step)
+    # --8<-- [end:select]
 
+    # --8<-- [start:reshape]
     def is_contiguous(self) -> bool:
         """True when the strides are the row-major ones of the shape (size-1 dims may have any stride)."""
         want = contiguous_strides(self.shape)
@@ -82,13 +90,14 @@ class Strided:
             raise ValueError(f"reshape of shape {self.shape} with strides {self.strides} needs a copy: "
                              f"call .contiguous() first")
         return Strided(self.buffer, shape, offset=self.offset, strides=contiguous_strides(shape))
+    # --8<-- [end:reshape]
 
+    # --8<-- [start:contiguous]
     def contiguous(self) -> "Strided":
         """This view if it is already row-major, else a copy into a new buffer in row-major order."""
         if self.is_contiguous():
             return self
         return Strided(self.flatten_values(), self.shape)
-    # --8<-- [end:views]
 
     def flatten_values(self) -> list:
         """The elements in row-major order of this view's shape (what a copy would store)."""
@@ -103,6 +112,8 @@ class Strided:
 
         walk(0, self.offset)
         return out
+    # --8<-- [end:contiguous]
+    # --8<-- [end:views]
 
     def tolist(self):
         """Nested lists, like numpy's and torch's .tolist()."""

@@ -238,6 +238,7 @@ class Tensor:
 
     # --- storage: strides and contiguity --------------------------------------------
 
+    # --8<-- [start:storage]
     def stride(self, dim: int | None = None):
         """Steps, in elements, to move one position along each dimension (like torch)."""
         strides = tuple(s // self.data.itemsize for s in self.data.strides)
@@ -256,6 +257,7 @@ class Tensor:
             self._accumulate(g)
 
         return Tensor._make(np.ascontiguousarray(self.data), (self,), _backward, "contiguous")
+    # --8<-- [end:storage]
 
     # --- elementwise arithmetic (with broadcasting) ---------------------------------
 

@@ -11,10 +11,14 @@
   const formulas = [...document.querySelectorAll(".arithmatex")].map((el, index) => {
     const box = el.querySelector("mjx-container");
     const chars = box ? [...box.querySelectorAll("mjx-c")] : [];
+    // a character without ::before content has lost its glyph; invisible ones have none to lose
+    const INVISIBLE = /^mjx-c(200[B-D]|206[0-4]|FEFF)$/i;  // function application after \ln, ...
     const blank = chars.filter((c) => {
+      if ([...c.classList].some((name) => INVISIBLE.test(name))) return false;
       const content = getComputedStyle(c, "::before").content;
-      return !content || content === "none" || content === "normal" || content === '""' || rect(c).width === 0;
+      return !content || content === "none" || content === "normal" || content === '""';
     });
+    const drawn = chars.filter((c) => rect(c).width > 0);
     const source = (el.textContent || "").trim().slice(0, 60);
     return {
       index,
@@ -26,6 +30,7 @@
       height: box ? rect(box).height : 0,
       chars: chars.length,
       blank: blank.length,
+      drawn: drawn.length,
     };
   });
   const mathFonts = [...document.fonts].filter((f) => f.family.startsWith("MJX")).map((f) => [f.family, f.status]);
@@ -79,11 +84,14 @@
   // with the language it must be in: the page's, unless an element says otherwise.
   const ui = [];
   const langOf = (el) => el.closest("[lang]")?.getAttribute("lang") || "";
+  // labels Material makes from the page's own headings and titles are content, not interface
+  const content = new Set([...document.querySelectorAll(".md-typeset :is(h1, h2, h3, h4, h5, h6), .md-nav__link")]
+    .map((el) => el.textContent.replace("¶", "").trim()));
   for (const el of document.querySelectorAll("[title], [aria-label], [placeholder]")) {
     if (el.closest("[hreflang]") || el.closest("pre, code")) continue;
     for (const attr of ["title", "aria-label", "placeholder"]) {
       const text = el.getAttribute(attr);
-      if (text && text.trim()) ui.push({ kind: attr, text: text.trim(), lang: langOf(el), where: `${el.tagName.toLowerCase()}.${(el.className && typeof el.className === "string" ? el.className.split(" ")[0] : "")}` });
+      if (text && text.trim() && !content.has(text.trim())) ui.push({ kind: attr, text: text.trim(), lang: langOf(el), where: `${el.tagName.toLowerCase()}.${(el.className && typeof el.className === "string" ? el.className.split(" ")[0] : "")}` });
     }
   }
   for (const el of document.querySelectorAll(".md-typeset .admonition-title, .md-typeset details > summary")) {

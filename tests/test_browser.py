@@ -61,11 +61,18 @@ def server(browser):
         yield instance
 
 
-# Click copy buttons and read the clipboard after each; beside it, the code as shown, without the
+# Click copy buttons and catch what each puts on the clipboard (the copy event's selection; the last
+# one is also read back from the clipboard itself); beside it, the code as shown, without the
 # annotation markers and line numbers that Material draws inside a block. A click from the test
 # counts as the reader's: it carries a user activation, which lasts seconds, so the buttons are
-# clicked a few per call.
+# clicked a dozen per call.
 COPY_SOME = """async ([first, count]) => {
+  let caught = null;
+  const catchCopy = (e) => {
+    const t = e.target;
+    caught = t && "value" in t ? t.value.slice(t.selectionStart, t.selectionEnd) : String(getSelection());
+  };
+  document.addEventListener("copy", catchCopy, true);
   const out = [];
   const buttons = [...document.querySelectorAll("button[data-clipboard-target]")].slice(first, first + count);
   for (const button of buttons) {
@@ -74,16 +81,20 @@ COPY_SOME = """async ([first, count]) => {
     code.querySelectorAll(".md-annotation, .linenos, .linenodiv").forEach((el) => el.remove());
     const block = button.closest("[class*=language-]");
     const lang = block ? [...block.classList].find((c) => c.startsWith("language-")).slice(9) : "";
-    await navigator.clipboard.writeText("");
+    caught = null;
     button.click();
-    const copied = await navigator.clipboard.readText();
+    out.push({ shown: code.textContent, lang, id: button.closest("[id]")?.id || "", copied: caught ?? "" });
+  }
+  document.removeEventListener("copy", catchCopy, true);
+  if (out.length) {
+    const last = out[out.length - 1];
+    last.clipboard = await navigator.clipboard.readText();
     const toast = document.querySelector(".md-dialog__inner");
-    out.push({ shown: code.textContent, lang, id: button.closest("[id]")?.id || "", copied,
-               toast: toast ? toast.textContent : "" });
+    last.toast = toast ? toast.textContent : "";
   }
   return out;
 }"""
-COPIES_PER_CALL = 6
+COPIES_PER_CALL = 12
 
 
 def copy_every_code_block(tab: Tab) -> list[dict]:
@@ -92,16 +103,17 @@ def copy_every_code_block(tab: Tab) -> list[dict]:
             for c in tab.page.evaluate(COPY_SOME, [first, COPIES_PER_CALL])]
 
 
+# Click every folded block's summary as a reader does, and see that it opens and shows its content.
+OPEN_FOLDED = """() => [...document.querySelectorAll(".md-content details:not([open]) > summary")].map((summary) => {
+  summary.click();
+  const details = summary.parentElement, body = [...details.children].filter((c) => c !== summary);
+  return { title: summary.textContent.trim(), open: details.open,
+           shown: body.some((c) => c.getBoundingClientRect().height > 0) };
+})"""
+
+
 def open_every_folded_block(tab: Tab) -> list[dict]:
-    out = []
-    for summary in tab.page.locator(".md-content details:not([open]) > summary").element_handles():
-        summary.click()
-        out.append(summary.evaluate("""(s) => {
-          const d = s.parentElement, body = [...d.children].filter((c) => c !== s);
-          return { title: s.textContent.trim(), open: d.open,
-                   shown: body.some((c) => c.getBoundingClientRect().height > 0) };
-        }"""))
-    return out
+    return tab.page.evaluate(OPEN_FOLDED)
 
 
 @pytest.fixture(scope="module")
@@ -386,6 +398,8 @@ def _code_problem(c: dict) -> str | None:
     copied, shown = c["copied"], c["shown"].rstrip()
     if copied != shown:
         return f"copied {copied[:80]!r}, but the block shows {shown[:80]!r}"
+    if "clipboard" in c and c["clipboard"] != copied:
+        return f"the clipboard holds {c['clipboard'][:80]!r}, not what was copied"
     if re.search(r"--8<--|pytest-codeblocks|pytest\.mark", copied):
         return f"copies a marker: {copied[:80]!r}"
     if c["lang"] in ("bash", "sh", "shell", "console"):

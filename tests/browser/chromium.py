@@ -27,9 +27,8 @@ FLAGS = [
 
 def executable() -> str | None:
     """$CHROMIUM, else the first Chromium on PATH."""
-    if os.environ.get("CHROMIUM"):
-        return os.environ["CHROMIUM"]
-    return next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
+    names = [os.environ["CHROMIUM"]] if os.environ.get("CHROMIUM") else ["chromium", "chromium-browser"]
+    return next(filter(None, map(shutil.which, names)), None)
 
 
 def missing(what: str) -> None:

@@ -18,10 +18,12 @@ from __future__ import annotations
 import contextlib
 import difflib
 import io
+import json
 import os
 import re
 import subprocess
 import sys
+import threading
 import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -290,17 +292,45 @@ def _classify(block: Block, site: Site, skipped: bool, norun, readme_norun: bool
         problems.append(f"{where}: {' + '.join(block.includes)} is empty: the reader would see a blank block")
 
 
-def run(key: tuple[str, str], root: Path, timeout: int = 300) -> subprocess.CompletedProcess:
-    """Run one script (``python path``) or one shell block from ``root`` in a process of its own, with this
-    venv first on PATH, as a reader's activated venv would."""
-    kind, what = key
+def _env() -> dict[str, str]:
+    """A reader's activated venv: this venv first on PATH; one thread each, as page commands run side by side."""
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
                MPLBACKEND="Agg", PYTHONHASHSEED="0")
-    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # parallel runs share the cores
+    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env.setdefault(name, "1")
+    return env
+
+
+_servers = threading.local()  # per runner thread: {(root, flavour): fork server}
+
+
+def _fork_server(root: Path, flavour: str) -> subprocess.Popen:
+    """This thread's warm interpreter for ``root`` (tests/fork_server.py), started on first use."""
+    servers = _servers.__dict__.setdefault("by_key", {})
+    server = servers.get((root, flavour))
+    if server is None or server.poll() is not None:
+        server = subprocess.Popen([sys.executable, str(Path(__file__).with_name("fork_server.py")), flavour],
+                                  cwd=root, env=_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        servers[(root, flavour)] = server
+    return server
+
+
+def run(key: tuple[str, str], root: Path, timeout: int = 300) -> subprocess.CompletedProcess:
+    """Run one script (``python path``) or one shell block from ``root`` in a process of its own, with this
+    venv first on PATH, as a reader's activated venv would. A script runs in a fork of a warm interpreter
+    (tests/fork_server.py; one that has imported torch if the script names it), so that torch's import is
+    paid once per worker, not once per script; MINIGPT_PAGE_FORK=0 starts ``python path`` afresh instead."""
+    kind, what = key
     argv = [sys.executable, what] if kind == "script" else ["bash", "-euo", "pipefail", "-c", what]
+    if kind == "script" and os.environ.get("MINIGPT_PAGE_FORK", "1") != "0":
+        flavour = "torch" if re.search(r"\btorch\b", (Path(root) / what).read_text(encoding="utf-8")) else "numpy"
+        server = _fork_server(Path(root).resolve(), flavour)
+        server.stdin.write(json.dumps({"path": what, "timeout": timeout}) + "\n")
+        server.stdin.flush()
+        answer = json.loads(server.stdout.readline())
+        return subprocess.CompletedProcess(argv, answer["returncode"], answer["stdout"], answer["stderr"])
     try:
-        return subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, timeout=timeout,
+        return subprocess.run(argv, cwd=root, env=_env(), capture_output=True, text=True, timeout=timeout,
                               stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout or ""

@@ -140,7 +140,8 @@ def test_one_command_runs_once_and_both_languages_are_checked_against_it(tmp_pat
     project(tmp_path, page.replace("2 + 2 = 4", "2 + 2 = 5") + "\n'''py\nprint(1)\n'''\n", files, name="docs/zh/p.md")
     shutil.copy(ROOT / "conftest.py", tmp_path / "conftest.py")
     (tmp_path / "tests").mkdir()
-    shutil.copy(ROOT / "tests" / "course_pages.py", tmp_path / "tests" / "course_pages.py")
+    for helper in ("course_pages.py", "fork_server.py"):
+        shutil.copy(ROOT / "tests" / helper, tmp_path / "tests" / helper)
     (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n")
     proc = subprocess.run([sys.executable, "-m", "pytest", "-rA", "docs"], cwd=tmp_path, capture_output=True,
                           text=True, timeout=300, env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST")})
@@ -150,6 +151,34 @@ def test_one_command_runs_once_and_both_languages_are_checked_against_it(tmp_pat
     assert "FAILED docs/zh/p.md::L3[snippets/demo/01_add.py]" in out and "+2 + 2 = 4" in out
     assert "FAILED docs/zh/p.md::conventions" in out and "looks like code but would not run" in out
     assert (tmp_path / "runs.txt").read_text() == "x"  # four blocks, one run
+
+
+PROBE = """\
+import os, random, sys
+import numpy as np
+print(__name__, sys.argv, sys.path[0], os.getcwd(), sys.stdin.read() == "")
+print(random.random(), np.random.rand())
+"""
+RAISES = "import torch\n\n\ndef f():\n    raise ValueError('from the script')\n\n\nf()\n"
+
+
+def test_a_forked_script_behaves_as_python_would_run_it(tmp_path, monkeypatch):
+    """Scripts run in forks of a warm interpreter (tests/fork_server.py); what they see must be what
+    `python snippets/...` from the root shows them, and unseeded randomness must still differ per run."""
+    site, _ = project(tmp_path, "# T { #t }\n", {"snippets/demo/01_probe.py": PROBE, "snippets/demo/02_raise.py": RAISES})
+    key = ("script", "snippets/demo/01_probe.py")
+    forked = [cp.run(key, site.root).stdout.split("\n") for _ in range(2)]
+    monkeypatch.setenv("MINIGPT_PAGE_FORK", "0")
+    plain = cp.run(key, site.root).stdout.split("\n")
+    assert forked[0][0] == forked[1][0] == plain[0]
+    assert plain[0] == f"__main__ ['snippets/demo/01_probe.py'] {tmp_path / 'snippets/demo'} {tmp_path} True"
+    assert forked[0][1] != forked[1][1]  # a fresh process's random state, not the server's
+    for fork in ("1", "0"):
+        monkeypatch.setenv("MINIGPT_PAGE_FORK", fork)
+        done = cp.run(("script", "snippets/demo/02_raise.py"), site.root)
+        assert done.returncode == 1 and done.stderr.startswith("Traceback (most recent call last):")
+        assert 'snippets/demo/02_raise.py", line 8, in <module>' in done.stderr and "runpy" not in done.stderr
+        assert done.stderr.rstrip().endswith("ValueError: from the script")
 
 
 @pytest.mark.parametrize("fence", ["py", "python3", 'python title="x.py"', "{.python}", "", "pycon", "shell"])

@@ -5,8 +5,9 @@ code block, named after the page line and what it includes:
 
     docs/zh/attention/multi-head.md::L42[snippets/multi-head/02_split_heads.py]
 
-A script block runs ``python snippets/<lesson>/NN_what.py`` from the repository root in a process of its
-own; a shell block runs under ``bash -euo pipefail``. Each distinct command runs once per session, in
+A script block runs as ``python snippets/<lesson>/NN_what.py`` from the repository root would, in a process
+of its own (a fork of a warm interpreter that has imported numpy and torch: tests/fork_server.py); a shell
+block runs under ``bash -euo pipefail``. Each distinct command runs once per session, in
 parallel (MINIGPT_PAGE_JOBS processes, default: one per CPU), and every page that shows it (both
 languages) is compared with that one output. A shown block (a section of a lesson module or of src/) is
 never run; a norun block is reported as skipped, with the reason the reader sees.

@@ -1,4 +1,3 @@
-import time
 import tracemalloc
 
 import numpy as np
@@ -44,14 +43,3 @@ for f in (composed, cross_entropy):
     print(f"{f.__name__}: {len(ops(loss))} ops {ops(loss)}")
     print(f"  (N, V) arrays held for backward: {held / x.nbytes:.0f}, at the peak of backward: {peak / x.nbytes:.0f}")
 
-
-def seconds(f):  # forward + backward, the best of 5
-    best = float("inf")
-    for _ in range(5):
-        start = time.perf_counter()
-        f(Tensor(x, requires_grad=True), targets).backward()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-print("fused more than 2x faster:", seconds(composed) > 2 * seconds(cross_entropy))

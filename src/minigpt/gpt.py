@@ -42,8 +42,8 @@ def split_heads(x: Tensor, n_head: int) -> Tensor:
 def merge_heads(x: Tensor) -> Tensor:
     """(B, nh, T, hs) -> (B, T, C): the inverse of split_heads."""
     B, nh, T, hs = x.shape
-    x = x.permute(0, 2, 1, 3)  # (B, T, nh, hs), not contiguous
-    return x.reshape(B, T, nh * hs)  # (B, T, C): the copy happens here
+    x = x.permute(0, 2, 1, 3)  # (B, T, nh, hs): a view, contiguous only if x was laid out this way
+    return x.reshape(B, T, nh * hs)  # (B, T, C): copies unless the permuted view is contiguous
 # --8<-- [end:merge_heads]
 
 

@@ -1,11 +1,25 @@
-"""A trained poems-cpu checkpoint: validation loss, and how often samples have the requested form."""
+"""A trained poems-cpu checkpoint: validation loss, and what its poems get right, free and with ``--strict``.
+
+Samples: the first ``samples / 4`` validation poems of each form give the prompts (their form and their
+own keywords); sample ``i`` is drawn with seed ``i`` at temperature 0.8, one poem at a time (batch 1, as
+``minigpt generate`` writes them), once freely and once under ``PoemConstraint``. Each poem is checked by
+``minigpt.poetry``: form, rhyme, tone share (over the poems with the right form, as the real-poem
+baseline), keywords; fluency is the model's own loss on it: the mean negative log-likelihood per token
+of the poem (characters and punctuation, ``<eos>`` left out) given its prompt, under the *unconstrained*
+model at temperature 1. ``python benchmarks/poems.py`` compares ways of placing the keywords.
+"""
 
 from __future__ import annotations
 
+import sys
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import torch
+
+FREE = "free"  # a mode: no constraint; any other mode is a PoemConstraint boost (None: deadline only)
 
 
 def _val_prompts(corpus) -> list[tuple[str, list[int]]]:
@@ -25,18 +39,33 @@ def _val_prompts(corpus) -> list[tuple[str, list[int]]]:
     return prompts
 
 
-def bench_poems(checkpoint: str = "runs/poems-cpu", samples: int = 200, temperature: float = 0.8) -> dict:
+def sample_prompts(corpus, samples: int) -> tuple[list[tuple[str, str, list[int]]], int]:
+    """(form, keywords, prompt ids) of the first validation poems of each form, ``samples`` in all, and how
+    many were passed over because ``--strict`` refuses their keywords (e.g. two characters of no known tone)."""
     from minigpt import poetry
-    from minigpt.data import poem_corpus
-    from minigpt.generate import decode_rows, load_model
+    from minigpt.constrain import PoemConstraint
+    from minigpt.data import KEYWORD_SEP
 
-    model, tokenizer, ckpt = load_model(checkpoint)
-    corpus = poem_corpus()
-    if corpus.tokenizer.to_dict() != ckpt["tokenizer"]:
-        raise ValueError(f"checkpoint {ckpt['path']} was not trained on this poem corpus (vocabularies differ)")
+    tok = corpus.tokenizer
+    per_form = {f: samples // len(poetry.FORMS) + (i < samples % len(poetry.FORMS)) for i, f in enumerate(poetry.FORMS)}
+    chosen: dict[str, list] = {f: [] for f in poetry.FORMS}
+    skipped = 0
+    for form, ids in _val_prompts(corpus):
+        if form not in chosen or len(chosen[form]) == per_form[form]:
+            continue
+        keywords = tok.decode(ids[ids.index(tok.sep_id) + 1 : -1]).replace(KEYWORD_SEP, ",")
+        try:
+            PoemConstraint(tok, form, keywords)
+        except ValueError:
+            skipped += 1
+            continue
+        chosen[form].append((form, keywords, ids))
+    return [p for prompts in chosen.values() for p in prompts], skipped
+
+
+def validation_loss(model, corpus) -> tuple[float, int]:
+    """Mean cross-entropy over the whole validation split, in consecutive windows of block_size."""
     block_size = model.config.block_size
-
-    # validation loss over the whole split, in consecutive windows of block_size
     val = torch.from_numpy(corpus.val)
     n_windows = (len(val) - 1) // block_size
     x = val[: n_windows * block_size].view(n_windows, block_size)  # (N, T)
@@ -48,31 +77,108 @@ def bench_poems(checkpoint: str = "runs/poems-cpu", samples: int = 200, temperat
             total += torch.nn.functional.cross_entropy(
                 logits.flatten(0, 1), y[i : i + 32].flatten(), reduction="sum").item()
             count += y[i : i + 32].numel()
-    val_loss = total / count
+    return total / count, count
 
-    # form match: the same number of samples per form, prompts from validation poems
-    by_form: dict[str, list[list[int]]] = {f: [] for f in poetry.FORMS}
-    for form, ids in _val_prompts(corpus):
-        if form in by_form:
-            by_form[form].append(ids)
-    per_form = {f: samples // len(by_form) + (i < samples % len(by_form)) for i, f in enumerate(by_form)}
-    rng = np.random.default_rng(0)
-    results: dict[str, list[bool]] = {f: [] for f in by_form}
+
+def poem_nll(model, prompt: list[int], poem: list[int]) -> float:
+    """Mean negative log-likelihood per token of ``poem`` after ``prompt`` under ``model`` (temperature 1)."""
+    ids = torch.tensor([prompt + poem])  # (1, T)
+    with torch.no_grad():
+        logits, _ = model(ids[:, :-1])  # (1, T-1, V): position t predicts token t+1
+    logp = torch.log_softmax(logits[0, len(prompt) - 1 :].double(), dim=-1)  # (len(poem), V)
+    return -logp[torch.arange(len(poem)), torch.tensor(poem)].mean().item()
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One written poem: its form, its checks, its fluency, and what it cost."""
+    form: str
+    check: object  # poetry.PoemCheck
+    nll: float  # mean NLL per token under the model
+    tokens: int  # tokens generated, <eos> included
+    seconds: float
+
+
+def summarize(samples: list[Sample]) -> dict:
+    """Shares of samples with the right form, rhyme and keywords; mean tone share (right form only) and NLL."""
+    n = max(1, len(samples))
+    shares = [s.check.tones.share for s in samples if s.check.tones is not None]
+    return {"samples": len(samples),
+            "form": sum(s.check.form.ok for s in samples) / n,
+            "rhyme": sum(bool(s.check.rhyme and s.check.rhyme.ok) for s in samples) / n,
+            "keywords": sum(s.check.keywords.ok for s in samples) / n,
+            "tone_share": float(np.mean(shares)) if shares else float("nan"),  # nan: no poem had the form
+            "nll": float(np.nanmean([s.nll for s in samples])) if samples else float("nan"),
+            "tokens_per_s": sum(s.tokens for s in samples) / max(1e-9, sum(s.seconds for s in samples))}
+
+
+def write_poems(model, tokenizer, prompts, modes, temperature: float = 0.8) -> dict[str, dict]:
+    """Per mode, ``summarize`` over all samples ("all") and per form; sample i is drawn with seed i."""
+    from minigpt import poetry
+    from minigpt.constrain import PoemConstraint
+
+    written: dict = {m: [] for m in modes}
+    block_size = model.config.block_size
+    for i, (form, keywords, ids) in enumerate(prompts):
+        for mode in modes:
+            constraint = None if mode == FREE else PoemConstraint(tokenizer, form, keywords, boost=mode)
+            t0 = time.perf_counter()
+            out = model.generate(torch.tensor([ids]), block_size - len(ids), temperature=temperature,
+                                 stop=tokenizer.eos_id, rng=np.random.default_rng(i), constraint=constraint)
+            seconds = time.perf_counter() - t0
+            row = out[0, len(ids):].tolist()
+            poem = row[: row.index(tokenizer.eos_id)] if tokenizer.eos_id in row else row
+            check = poetry.check_poem(tokenizer.decode(poem, skip_special=True), form, keywords)
+            nll = poem_nll(model, ids, poem) if poem else float("nan")
+            written[mode].append(Sample(form, check, nll, len(row), seconds))
+    return {m: {"all": summarize(s), **{f: summarize([x for x in s if x.form == f]) for f in poetry.FORMS}}
+            for m, s in written.items()}
+
+
+def bench_poems(checkpoint: str = "runs/poems-cpu", samples: int = 200, temperature: float = 0.8) -> dict:
+    from minigpt import poetry
+    from minigpt.constrain import KEYWORD_BOOST
+    from minigpt.data import load_poems, poem_corpus
+    from minigpt.generate import load_model
+
+    model, tokenizer, ckpt = load_model(checkpoint)
+    corpus = poem_corpus()
+    if corpus.tokenizer.to_dict() != ckpt["tokenizer"]:
+        raise ValueError(f"checkpoint {ckpt['path']} was not trained on this poem corpus (vocabularies differ)")
+    val_loss, count = validation_loss(model, corpus)
+    prompts, skipped = sample_prompts(corpus, samples)
     t0 = time.perf_counter()
-    for form, prompts in by_form.items():
-        chosen = prompts[: per_form[form]]
-        groups: dict[int, list[list[int]]] = {}
-        for ids in chosen:
-            groups.setdefault(len(ids), []).append(ids)
-        for length, group in groups.items():
-            idx = torch.tensor(group)  # (n, length): same length, so one batch
-            out = model.generate(idx, block_size - length, temperature=temperature, stop=tokenizer.eos_id,
-                                 rng=rng)
-            for text in decode_rows(tokenizer, out[:, length:].tolist()):
-                results[form].append(poetry.check_form(text, form).ok)
-    n = sum(len(r) for r in results.values())
-    return {"checkpoint": ckpt["path"], "step": int(ckpt["step"]), "val_loss": val_loss,
-            "val_tokens": count, "samples": n, "temperature": temperature,
-            "form_match": sum(sum(r) for r in results.values()) / max(1, n),
-            "by_form": {f: sum(r) / max(1, len(r)) for f, r in results.items()},
-            "seconds": time.perf_counter() - t0}
+    modes = write_poems(model, tokenizer, prompts, (FREE, KEYWORD_BOOST), temperature)
+    seconds = time.perf_counter() - t0
+    real = poetry.baseline(load_poems())
+    by_form = {f: sum(1 for p in prompts if p[0] == f) for f in poetry.FORMS}
+    weight = {f: n / max(1, len(prompts)) for f, n in by_form.items()}  # the baseline, weighted as the samples
+    baseline = {"form": 1.0, "keywords": 1.0,
+                "rhyme": sum(real[f].rhyme_ok * w for f, w in weight.items()),
+                "tone_share": sum(real[f].tone_share * w for f, w in weight.items())}
+    return {"checkpoint": ckpt["path"], "step": int(ckpt["step"]), "val_loss": val_loss, "val_tokens": count,
+            "samples": len(prompts), "skipped": skipped, "temperature": temperature, "free": modes[FREE],
+            "strict": modes[KEYWORD_BOOST], "boost": KEYWORD_BOOST, "baseline": baseline,
+            "baseline_by_form": {f: {"rhyme": real[f].rhyme_ok, "tone_share": real[f].tone_share} for f in by_form},
+            "seconds": seconds}
+
+
+def compare_keyword_methods(checkpoint: str = "runs/poems-cpu", samples: int = 100,
+                            boosts=(None, 0.0, 1.0, 2.0, 4.0, 8.0)) -> dict:
+    """Fluency (NLL per token) and the other checks of free samples and of each way of placing keywords."""
+    from minigpt.data import poem_corpus
+    from minigpt.generate import load_model
+
+    model, tokenizer, _ = load_model(checkpoint)
+    return write_poems(model, tokenizer, sample_prompts(poem_corpus(), samples)[0], (FREE, *boosts))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    checkpoint = sys.argv[1] if len(sys.argv) > 1 else "runs/poems-cpu"
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 100
+    for mode, r in compare_keyword_methods(checkpoint, n).items():
+        a = r["all"]
+        name = mode if mode == FREE else "deadline only" if mode is None else f"boost {mode:g}"
+        print(f"{name:<14} NLL/token {a['nll']:.3f}  form {a['form']:.0%}  rhyme {a['rhyme']:.0%}  "
+              f"tones {a['tone_share']:.3f}  keywords {a['keywords']:.0%}  {a['tokens_per_s']:.0f} tokens/s")

@@ -10,8 +10,9 @@ Sections (``minigpt bench engine generate`` picks some; the default runs the qui
   reports validation loss and wall time (benchmarks/training.py).
 - ``generate``: tokens/s with and without the KV cache on the poems model's shape, and whether
   greedy decoding gives the same tokens both ways (benchmarks/generation.py).
-- ``poems``: a trained ``poems-cpu`` checkpoint's validation loss (nats per character) and the share
-  of samples at temperature 0.8 whose shape matches the requested form (benchmarks/poems.py).
+- ``poems``: a trained ``poems-cpu`` checkpoint's validation loss (nats per character), and its poems
+  at temperature 0.8, free and with ``--strict``, next to real poems: form, rhyme, tone share,
+  keywords, fluency (the model's loss on its poem) and speed (benchmarks/poems.py).
 """
 
 from __future__ import annotations
@@ -137,8 +138,25 @@ def run(sections=None, full: bool = False, poems_checkpoint: str = "runs/poems-c
             say(f"\n[poems] {r['checkpoint']} after {r['step']} steps")
             say(f"  validation loss {r['val_loss']:.4f} nats/char over {r['val_tokens']:,} tokens "
                 f"(perplexity {math.exp(r['val_loss']):.1f})")
-            say(f"  form matches {r['form_match']:.1%} of {r['samples']} samples at temperature {r['temperature']} "
-                f"(" + ", ".join(f"{f} {s:.0%}" for f, s in r["by_form"].items()) + f"); {r['seconds']:.1f} s")
+            passed = f" ({r['skipped']} passed over: --strict refuses their keywords)" if r["skipped"] else ""
+            say(f"  {r['samples']} samples at temperature {r['temperature']}, as many per form, from validation poems' "
+                f"forms and keywords{passed}; sample i with seed i, batch 1; NLL: the model's loss on its poem")
+            say(f"  {'':<11}{'form':>7}{'rhyme':>8}{'tone share':>12}{'keywords':>10}{'NLL/token':>11}{'tokens/s':>10}")
+            free, strict, real = r["free"]["all"], r["strict"]["all"], r["baseline"]
+            for name, m in (("free", free), ("--strict", strict)):
+                slower = f"  ({free['tokens_per_s'] / m['tokens_per_s']:.2f}x slower)" if m is strict else ""
+                say(f"  {name:<11}{m['form']:>7.1%}{m['rhyme']:>8.1%}{m['tone_share']:>12.3f}{m['keywords']:>10.1%}"
+                    f"{m['nll']:>11.3f}{m['tokens_per_s']:>10,.0f}{slower}")
+            say(f"  {'real poems':<11}{real['form']:>7.1%}{real['rhyme']:>8.1%}{real['tone_share']:>12.3f}"
+                f"{'(own)':>10}")
+            hit = all(strict[k] == 1.0 for k in ("form", "rhyme", "keywords"))
+            say(f"  --strict targets: form, rhyme, keywords 100%: {_mark(hit)}; tone share >= real poems: "
+                f"{_mark(strict['tone_share'] >= real['tone_share'])}")
+            say("  rhyme / tone share by form (free, --strict, real): " + "; ".join(
+                f"{f} {r['free'][f]['rhyme']:.0%}/{r['free'][f]['tone_share']:.2f}, "
+                f"{r['strict'][f]['rhyme']:.0%}/{r['strict'][f]['tone_share']:.2f}, "
+                f"{b['rhyme']:.0%}/{b['tone_share']:.2f}" for f, b in r["baseline_by_form"].items()))
+            say(f"  ({r['seconds']:.0f} s)")
     return 0
 
 

@@ -201,3 +201,23 @@ def test_strict_cli_errors_are_one_line_and_exit_2(capsys, poems_ckpt, argv, nee
     assert code == 2 and not out.strip()
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("minigpt: error: ") and needle in lines[0], err
+
+
+def test_the_poems_bench_writes_free_and_strict_poems(tok):
+    """benchmarks/poems.py on a random model: --strict keeps every rule, fluency and speed are measured."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from poems import FREE, poem_nll, write_poems
+
+    model = gpt_torch.GPT(GPTConfig(vocab_size=tok.vocab_size, block_size=48, n_layer=1, n_head=2, n_embd=16))
+    prompts = [(form, "江", format_prompt(tok, form, ["江"])) for form in ("五言绝句", "七言绝句")]
+    result = write_poems(model, tok, prompts, (FREE, 2.0))
+    strict = result[2.0]["all"]
+    assert strict["samples"] == 2 and strict["form"] == strict["rhyme"] == strict["keywords"] == 1.0
+    assert strict["tone_share"] == 1.0 and strict["nll"] > 0 and strict["tokens_per_s"] > 0
+    assert result[FREE]["五言绝句"]["samples"] == 1
+    uniform = gpt_torch.GPT(GPTConfig(vocab_size=tok.vocab_size, block_size=48, n_layer=1, n_head=2, n_embd=16))
+    torch.nn.init.zeros_(uniform.wte.weight)  # every logit 0: each token has probability 1/V
+    assert poem_nll(uniform, [1, 2], [5, 6, 7]) == pytest.approx(np.log(tok.vocab_size))

@@ -62,6 +62,15 @@ def test_every_poem_keeps_every_rule(tok, form, boost):
             assert len(set(ends)) == len(ends), f"a rhyme character twice: {text}"
 
 
+def test_a_group_too_small_to_finish_the_poem_is_never_chosen(tok):
+    counts = {g: sum(c in rhyme.members(g) for c in tok.chars) for g in rhyme.group_names(rhyme.PING)}
+    biggest = max(counts, key=counts.get)
+    for text in write(tok, "五言律诗", ["山"], np.random.default_rng(4), min_members=counts[biggest]):
+        assert poetry.check_rhyme(text, "五言律诗").group == biggest, text
+    with pytest.raises(ValueError, match="any 平声 group with"):
+        PoemConstraint(tok, "五言律诗", ["山"], min_members=counts[biggest] + 1)
+
+
 def test_unknown_characters_only_at_free_positions(tok):
     bias = np.zeros(tok.vocab_size)
     bias[[tok.stoi[c] for c in UNKNOWN]] = 20.0  # a model that loves characters of no known tone

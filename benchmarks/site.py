@@ -31,7 +31,7 @@ from browser.visit import Tab  # noqa: E402
 BUILD_TARGET_S = 5.0
 LESSON_TARGET_BYTES = 1_500_000
 COMPRESSED = (".html", ".js", ".css", ".json", ".xml", ".svg", ".txt")  # GitHub Pages gzips text
-BIG = {"mermaid.min.js": "mermaid", "tex-chtml.js": "MathJax", "search_index": "search index"}
+BIG = {"mermaid.min.js": "mermaid", "/mathjax/": "MathJax", "search_index": "search index"}
 
 
 def timed_build(out: Path) -> float:

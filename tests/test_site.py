@@ -117,12 +117,14 @@ def test_mermaid_and_mathjax_come_from_the_site_itself(site):
             assert ("mermaid.min.js" in tags) == diagram, f"{page_url(lang, page)}: mermaid loaded: {not diagram}"
             if diagram:
                 assert not re.search(r"\b(async|defer|type=.module.)", tags["mermaid.min.js"]), tags["mermaid.min.js"]
-            assert ("tex-chtml.js" in tags) == formula, f"{page_url(lang, page)}: MathJax loaded: {not formula}"
+            assert ("startup.js" in tags) == formula, f"{page_url(lang, page)}: MathJax loaded: {not formula}"
             if formula:
                 order = [m.group(3).rsplit("/", 1)[-1] for m in LOADS.finditer(html) if m.group(1) == "script"]
-                assert order.index("mathjax.js") < order.index("tex-chtml.js"), "MathJax config must come first"
+                assert order.index("mathjax.js") < order.index("startup.js"), "MathJax config must come first"
     vendor = site / "assets/vendor"
     assert (vendor / "mathjax/output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff").exists()
+    for piece in ("core", "input/tex", "output/chtml", "output/chtml/fonts/tex", "a11y/assistive-mml"):
+        assert (vendor / f"mathjax/{piece}.js").exists(), f"MathJax's {piece} component is not vendored"
     mermaid = (vendor / "mermaid/mermaid.min.js").read_text(encoding="utf-8", errors="replace")
     assert "import(" not in mermaid[:2000] and len(mermaid) > 1_000_000, "expected mermaid's self-contained build"
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigpt.checks import int_tuple
+
 # (a, b): the lesson's (B, T, C) + (C,) first; then the cases that tell the rules apart
 PAIRS = [
     ((2, 3, 4), (4,)),  # a bias on (B, T, C)
@@ -45,16 +47,6 @@ def _unchecked(a, b, pick):
     n = max(len(a), len(b))
     a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
     return tuple(pick(x, y) for x, y in zip(a, b))
-
-
-def _as_shape(got) -> tuple[int, ...] | None:
-    try:
-        values = tuple(got)
-    except TypeError:
-        return None
-    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
-        return None
-    return tuple(int(v) for v in values)
 
 
 def _mistake(a, b, got) -> str | None:
@@ -91,7 +83,7 @@ def check_broadcast_shapes(fn) -> str:
         else:
             if answer is None:
                 return f"{head}, got None (the function returned nothing: is a `return` missing?)"
-            got = _as_shape(answer)
+            got = int_tuple(answer)
             if got is None:
                 return f"{head}, got {answer!r}: expected a tuple of ints"
             if got == want:

@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 
+from minigpt.checks import int_tuple
+
 # the lesson's (B, T, C) first; then one dim, a dim of size 1, lesson 12's (B, T, nh, hs), a square matrix
 SHAPES = [(2, 3, 4), (5,), (3, 1, 2), (2, 3, 2, 4), (64, 64), (7, 1), ()]
 
@@ -21,17 +23,6 @@ def _numpy_strides(shape: tuple[int, ...], order: str = "C") -> tuple[int, ...]:
     """numpy's strides of an array of this shape, in elements (numpy's own .strides count bytes)."""
     a = np.empty(shape, dtype=np.float32, order=order)
     return tuple(s // a.itemsize for s in a.strides)
-
-
-def _as_strides(got) -> tuple[int, ...] | None:
-    """``got`` as a tuple of ints, or None when it is not a sequence of whole numbers."""
-    try:
-        values = tuple(got)
-    except TypeError:
-        return None
-    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
-        return None
-    return tuple(int(v) for v in values)
 
 
 def _mistake(shape: tuple[int, ...], want: tuple[int, ...], got: tuple[int, ...]) -> str | None:
@@ -67,7 +58,7 @@ def check_contiguous_strides(fn) -> str:
         head = f"{name}: not yet\n  {name}({shape}): expected {want}"
         if answer is None:
             return f"{head}, got None (the function returned nothing: is a `return` missing?)"
-        got = _as_strides(answer)
+        got = int_tuple(answer)
         if got is None:
             return f"{head}, got {answer!r}: expected a tuple of ints, one per dim"
         if got != want:

@@ -3,6 +3,7 @@ checked against numpy and PyTorch like the library, op by op, in float64."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import sys
 from pathlib import Path
@@ -294,3 +295,24 @@ def test_backward_needs_one_number_that_depends_on_a_tensor_with_requires_grad(l
         (Tensor(np.ones(3), requires_grad=True) * 2.0).backward()
     with pytest.raises(ValueError, match="requires_grad=True"):
         (Tensor(np.ones(3)) * 2.0).sum().backward()
+
+
+# Files a lesson carries over unchanged from the lesson before, so that its folder is complete: the
+# copy must not drift from the lesson it comes from (only the docstring, which says where it comes
+# from, may differ).
+CARRIED = [("layers-optim", "tensor.py", "softmax-cross-entropy"),
+           ("layers-optim", "functional.py", "softmax-cross-entropy")]
+
+
+def _body(path: Path) -> str:
+    source = path.read_text(encoding="utf-8")
+    first = ast.parse(source).body[0]
+    assert isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant), f"{path}: no docstring"
+    return "\n".join(source.split("\n")[first.end_lineno:])
+
+
+@pytest.mark.parametrize("lesson, name, source", CARRIED, ids=[f"{l}/{n}" for l, n, _ in CARRIED])
+def test_a_file_carried_over_unchanged_is_the_earlier_lessons_file(lesson, name, source):
+    assert _body(SNIPPETS / lesson / name) == _body(SNIPPETS / source / name), (
+        f"snippets/{lesson}/{name} has drifted from snippets/{source}/{name}: change both, or say in "
+        f"its docstring what lesson {lesson} adds and take it out of CARRIED")

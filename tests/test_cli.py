@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 
 from minigpt import poetry
-from minigpt.cli import main
 from minigpt.data import KEYWORD_SEP, Corpus
 from minigpt.presets import get_preset
 from minigpt.tokenizer import CharTokenizer
 from minigpt.train import train
+
+from cli_run import run
 
 POEMS = [  # (form, keywords, text)
     ("五言绝句", ["明月"], "床前明月光，疑是地上霜。举头望明月，低头思故乡。"),
@@ -48,15 +49,6 @@ def poems_ckpt(tmp_path_factory) -> Path:
     train(config, corpus=poem_corpus(), progress=False)
     return out
 
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    """main(argv) -> (exit code, stdout, stderr); argparse's SystemExit counts as a return."""
-    try:
-        code = main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def assert_one_line_error(err: str, *needles: str) -> None:

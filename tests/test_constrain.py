@@ -15,6 +15,8 @@ from minigpt.data import KEYWORD_SEP, format_prompt
 from minigpt.sampling import sample
 from minigpt.tokenizer import CharTokenizer
 
+from cli_run import run
+
 UNKNOWN = "啼扫沉迹疎"  # Chinese characters the 平水韵 book does not list
 KEYWORDS = ["月", "江", "明月", "啼鸟", "白云", "山", "春风", "故乡"]
 OTHERS = "天照大"  # characters of the impossible keywords below
@@ -174,16 +176,6 @@ def poems_ckpt(tmp_path_factory, tok):
     train(config, corpus=Corpus(ids[: len(ids) * 3 // 4], ids[len(ids) * 3 // 4 :], tok, "poems"), progress=False)
     return str(out)
 
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    from minigpt.cli import main
-
-    try:
-        code = main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_strict_cli_writes_a_poem_that_keeps_the_rules(capsys, poems_ckpt):

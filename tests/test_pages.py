@@ -93,3 +93,43 @@ def test_every_nav_title_has_an_english_translation():
 
     missing = [t for t in titles(config["nav"]) if t not in translations]
     assert not missing, f"add these nav titles to the en nav_translations in mkdocs.yml: {missing}"
+
+
+# A number a lesson's prose quotes from an output must be in one of the page's shown outputs (or its
+# code): when the output changes, the test that compares it fails, and this one points at the prose
+# that still quotes the old value. Checked: numbers with three or more significant digits (0.5939,
+# 709.7827, 2.50e-11); rounder ones (0.13, a difference read off a table) are left to the reader. A number
+# quoted from a run the tests cannot make, measured on a machine the page names, stands in the prose
+# right after that run's norun block, before the next block that runs; later prose may repeat it.
+QUOTED = re.compile(r"(?<![\w.])\d+\.\d+(?:e[-+]?\d+)?(?![\w.])")
+LINK_TARGET = re.compile(r"\]\([^)]*\)")
+LESSON_PAGES = [p for p in ALL_PAGES if p.count("/") == 2]
+
+
+def _significant(number: str) -> int:
+    return len(number.split("e")[0].replace(".", "").lstrip("0"))
+
+
+def _value(number: str) -> str:
+    """0.1250 and 0.125 are one value: the prose may drop the trailing zeros an output prints."""
+    mantissa, e, exponent = number.partition("e")
+    return (mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa) + e + exponent
+
+
+@pytest.mark.parametrize("page", LESSON_PAGES)
+def test_numbers_in_the_prose_are_printed_by_the_page(page):
+    src = read_page(DOCS / page, SITE)
+    text = "\n".join((b.expected or "") + "\n" + "\n".join(SITE.expand(b.code)) for b in src.blocks)
+    printed = {_value(x) for x in re.findall(r"\d+\.\d+(?:e[-+]?\d+)?|\d+", text)}
+    runs = sorted(b.line for b in src.blocks if b.kind in ("script", "shell"))
+    norun = [b.line for b in src.blocks if b.kind == "norun"]
+
+    def after_a_norun_run(n: int) -> bool:
+        return any(start < n and not any(start < r < n for r in runs) for start in norun)
+
+    numbers = [(n, m.group(0)) for n, line in src.prose for m in QUOTED.finditer(LINK_TARGET.sub("", line))
+               if _significant(m.group(0)) >= 3]
+    measured = {x for n, x in numbers if after_a_norun_run(n)}
+    problems = [f"{src.rel}:{n}: {x} is not in any output or code of this page; print it, or quote the output"
+                for n, x in numbers if x not in measured and _value(x) not in printed]
+    assert not problems, "\n".join(problems)

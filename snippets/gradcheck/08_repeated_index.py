@@ -23,7 +23,7 @@ for name, op in [("np.add.at", right), ("full[idx] += g", getitem_bug)]:
     t[idx].sum().backward()  # (3, 2)[[0, 2, 0]] -> (3, 2)
     print(f"{name:15} grad {t.grad.tolist()}")
     try:
-        gradcheck(lambda t: (t[idx] * t[idx]).sum(), x)
+        gradcheck(lambda t: t[idx].sum(), x)
         print(f"{'':15} gradcheck passed")
     except AssertionError as e:
         print(f"{'':15} gradcheck: {e}")

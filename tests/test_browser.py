@@ -228,6 +228,26 @@ def test_diagrams_are_svg_with_text_readable_at_phone_width(visits):
     assert not problems, "\n".join(problems)
 
 
+def test_formulas_and_diagrams_fit_the_column_at_phone_width(visits):
+    """A formula or diagram wider than the column scrolls inside itself: at 390 px the reader sees it
+    cut at the right edge (a diagram showed 1½ of its 4 boxes). Break the formula or lay the diagram
+    out top to bottom instead."""
+    problems = []
+    for (lang, page), v in visits[PHONE].items():
+        problems += [f"{where(lang, page)}: formula {f['index'] + 1} `{f['source']}` is wider than the column"
+                     for f in v.data["formulas"] if f.get("overflow")]
+        problems += [f"{_source_line(lang, page, d['index'], 'mermaid')}: diagram {d['index'] + 1} is "
+                     f"{d['width']:.0f} px wide in a {d['hostWidth']:.0f} px column"
+                     for d in v.data["diagrams"] if d.get("overflow")]
+    assert not problems, "\n".join(problems)
+
+
+def test_copy_buttons_cover_no_code_at_phone_width(visits):
+    problems = [f"{where(lang, page)}: the copy button covers the first line of #{c['id']}: {c['line']!r}"
+                for (lang, page), v in visits[PHONE].items() for c in v.data["covered"]]
+    assert not problems, "\n".join(problems)
+
+
 def test_no_page_scrolls_sideways_at_phone_width(visits):
     problems = [f"{where(lang, page)}: the page is {v.data['scrollWidth']} px wide in a {v.data['viewport']} px "
                 f"window; sticking out: {v.data['sticking']}"

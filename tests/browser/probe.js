@@ -31,6 +31,8 @@
       chars: chars.length,
       blank: blank.length,
       drawn: drawn.length,
+      // a display formula wider than the column scrolls inside itself: the reader sees it cut
+      overflow: !!(box && el.tagName === "DIV" && box.scrollWidth > box.clientWidth + 1),
     };
   });
   const mathFonts = [...document.fonts].filter((f) => f.family.startsWith("MJX")).map((f) => [f.family, f.status]);
@@ -59,6 +61,7 @@
     const description = describedBy.map((id) => root.getElementById(id)?.textContent || "").join(" ").trim();
     return {
       index, svg: true, width: box.width, height: box.height, hostWidth: rect(host).width,
+      overflow: host.scrollWidth > host.clientWidth + 1,
       texts: sizes, label, description,
     };
   });
@@ -78,6 +81,28 @@
       if (ox !== "visible") { clipped = rect(p).right <= viewport + 1; break; }
     }
     if (!clipped) sticking.push(`${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? "." + el.className.split(" ")[0] : ""} #${lineOf(el)} right=${Math.round(r.right)}`);
+  }
+
+  // Copy buttons drawn over code: the button's box against the boxes of the first line's characters
+  // that are visible (inside the block, not scrolled away).
+  const covered = [];
+  for (const nav of document.querySelectorAll(".md-typeset pre > .md-code__nav")) {
+    const pre = nav.parentElement, code = pre.querySelector("code");
+    const button = rect(nav);
+    if (!code || button.width === 0 || !nav.checkVisibility()) continue;
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    let started = false, done = false;
+    for (let node = walker.nextNode(); node && !done; node = walker.nextNode()) {
+      const cut = node.textContent.indexOf("\n");
+      if (!started) { range.setStart(node, 0); started = true; }
+      if (cut >= 0) { range.setEnd(node, cut); done = true; } else { range.setEnd(node, node.textContent.length); }
+    }
+    if (!started) continue;
+    const box = rect(pre);
+    const hit = [...range.getClientRects()].some((r) => r.width > 0 && r.left < Math.min(button.right, box.right)
+      && r.right > button.left && r.top < button.bottom && r.bottom > button.top);
+    if (hit) covered.push({ id: pre.id, line: range.toString().slice(0, 60) });
   }
 
   // Text of the page's own interface (tooltips, labels, placeholders, admonition titles),
@@ -109,7 +134,7 @@
     lang: document.documentElement.lang,
     title: document.title,
     formulas, mathFonts, diagrams, pendingDiagrams,
-    scrollWidth, viewport, sticking: sticking.slice(0, 10),
+    scrollWidth, viewport, sticking: sticking.slice(0, 10), covered,
     ui, images, switcher, cjk: CJK.source,
   };
 }

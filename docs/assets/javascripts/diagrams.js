@@ -1,7 +1,7 @@
 // Diagrams stay readable. Mermaid's default (useMaxWidth) shrinks a wide diagram to fit the column,
 // and at phone width its labels become too small to read (issue 9). Here a diagram is drawn at its
-// natural size; a left-to-right flowchart that does not fit its column is laid out top to bottom
-// instead (at once on narrow screens, else redrawn once Material has drawn it); one still too wide
+// natural size; a left-to-right flowchart that does not fit its column is redrawn top to bottom once
+// Material has drawn it, if that is narrower (a chart with many sources is narrower sideways); one still too wide
 // is shrunk only as far as its 16 px text stays above 12 px, and past that it scrolls sideways
 // inside its own block (extra.css).
 // overrides/main.html loads this right after the vendored mermaid, only on pages with a diagram.
@@ -24,16 +24,14 @@
   };
 
   // Material reads each diagram's source when the document is ready, after this script has run.
-  const blocks = [...document.querySelectorAll("pre.mermaid > code")];
-  if (matchMedia("(max-width: 44.9375em)").matches) {
-    for (const code of blocks) code.textContent = stacked(code.textContent);
-  }
-  const sources = blocks.map((code) => code.textContent);
+  const sources = [...document.querySelectorAll("pre.mermaid > code")].map((code) => code.textContent);
+  const widthOf = (svg) => parseFloat((svg.match(/viewBox="[-\d.]+ [-\d.]+ ([\d.]+)/) || [])[1]) || Infinity;
 
   // Material draws each diagram in place of its block, in a closed shadow root; redraw the ones
   // that came out too wide, the same way.
   const redraw = async (host, source, index) => {
     const { svg, bindFunctions } = await mermaid.render(`__mermaid_stacked_${index}`, stacked(source));
+    if (widthOf(svg) >= host.scrollWidth) return; // top to bottom is no narrower: keep the chart as it is
     const fresh = document.createElement("div");
     fresh.className = "mermaid";
     const root = fresh.attachShadow({ mode: "closed" });

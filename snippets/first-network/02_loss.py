@@ -8,6 +8,8 @@ print("x[:4]           ", x[:4])
 print("y[:4]           ", y[:4])
 for w, b in [(0, 0), (1, 0), (2, 1)]:
     pred = w * x + b  # (20,) one prediction per point
-    print(f"w={w} b={b}: pred[:4]", pred[:4], f"loss {np.mean((pred - y) ** 2):.4f}")
-w_best, b_best = np.polyfit(x, y, 1)  # least squares: the lowest loss a line can reach
-print(f"best line: w = {w_best:.3f}, b = {b_best:.3f}, loss {np.mean((w_best * x + b_best - y) ** 2):.4f}")
+    loss = np.mean((pred - y) ** 2)  # mean squared error
+    print(f"w={w} b={b}: pred[:4]", pred[:4], f"loss {loss:.4f}")
+w, b = np.polyfit(x, y, 1)  # least squares: the lowest loss a line can reach
+loss = np.mean((w * x + b - y) ** 2)
+print(f"best line: w = {w:.3f}, b = {b:.3f}, loss {loss:.4f}")

@@ -10,7 +10,8 @@ def loss(w, b):  # L = mean((w * x + b - y)^2)
 
 
 def gradient(w, b, h=1e-6):  # [dL/dw, dL/db], each by nudging one parameter
-    return np.array([(loss(w + h, b) - loss(w, b)) / h, (loss(w, b + h) - loss(w, b)) / h])
+    return np.array([(loss(w + h, b) - loss(w, b)) / h,
+                     (loss(w, b + h) - loss(w, b)) / h])
 
 
 h = 1e-6
@@ -21,6 +22,7 @@ print(f"gradient at (0, 0): [dL/dw, dL/db] = {np.round(gradient(0, 0), 4)}")
 for lr in (0.01, 0.1, 0.5):
     w, b = 0.0, 0.0
     for step in range(1, 21):
-        w, b = np.array([w, b]) - lr * gradient(w, b)  # one step against the gradient
+        w, b = np.array([w, b]) - lr * gradient(w, b)  # a step against it
         if step in (1, 20):
-            print(f"lr = {lr:<4}  after step {step:2d}: w = {w:.3f}, b = {b:.3f}, loss {loss(w, b):.4f}")
+            print(f"lr = {lr:<4}  after step {step:2d}: w = {w:.3f}, b = {b:.3f}, "
+                  f"loss {loss(w, b):.4f}")

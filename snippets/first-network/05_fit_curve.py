@@ -7,13 +7,15 @@ from matplotlib.figure import Figure
 
 rng = np.random.default_rng(0)
 x = rng.uniform(-3, 3, (64, 1))  # (64, 1) inputs
-y = np.sin(x) + rng.normal(0, 0.1, (64, 1))  # (64, 1) targets: a curve, plus noise
+y = np.sin(x) + rng.normal(0, 0.1, (64, 1))  # (64, 1) targets: a curve + noise
 H = 10  # 1 -> 10 -> 1
-theta0 = np.concatenate([rng.normal(0, 1, H), rng.normal(0, 1, H), rng.normal(0, 0.3, H), [0.0]])  # 31
+start = np.concatenate([rng.normal(0, 1, 2 * H), rng.normal(0, 0.3, H), [0.0]])
 
 
-def net(t, x, act):  # act(x @ W1 + b1) @ W2 + b2, all 31 parameters in one vector t
-    return act(x @ t[:H].reshape(1, H) + t[H:2 * H]) @ t[2 * H:3 * H].reshape(H, 1) + t[3 * H:]
+def net(t, x, act):  # all 31 parameters in one vector t
+    W1, b1 = t[:H].reshape(1, H), t[H:2 * H]  # (1, 10), (10,)
+    W2, b2 = t[2 * H:3 * H].reshape(H, 1), t[3 * H:]  # (10, 1), (1,)
+    return act(x @ W1 + b1) @ W2 + b2  # (B, 1) -> (B, 10) -> (B, 1)
 
 
 def loss(t, x, y, act):  # mean squared error over a batch
@@ -21,7 +23,7 @@ def loss(t, x, y, act):  # mean squared error over a batch
 
 
 def train(act, steps=2000, lr=0.05, B=16, h=1e-6):
-    t, pick, losses, fits = theta0.copy(), np.random.default_rng(1), [], {}
+    t, pick, losses, fits = start.copy(), np.random.default_rng(1), [], {}
     for step in range(steps + 1):
         losses.append(loss(t, x, y, act))  # on all 64 points
         fits[step] = net(t, grid, act)[:, 0]
@@ -37,25 +39,33 @@ def train(act, steps=2000, lr=0.05, B=16, h=1e-6):
 
 grid = np.linspace(-3, 3, 121)[:, None]  # (121, 1) where the fit is drawn
 runs = {"tanh": train(np.tanh), "none": train(lambda a: a)}
-best = np.mean((np.polyval(np.polyfit(x[:, 0], y[:, 0], 1), x) - y) ** 2)
+line = np.polyval(np.polyfit(x[:, 0], y[:, 0], 1), x)  # the best straight line
+best = np.mean((line - y) ** 2)
 for name, (losses, _) in runs.items():
-    print(f"{name:>4}: loss " + "  ".join(f"{s}: {losses[s]:.4f}" for s in (0, 20, 100, 500, 2000)))
+    shown = "  ".join(f"{s}: {losses[s]:.4f}" for s in (0, 20, 100, 500, 2000))
+    print(f"{name:>4}: loss {shown}")
 print(f"best straight line: loss {best:.4f}")
 
-WORDS = {"zh": ("第 {} 步", "不加 tanh，第 2000 步", "损失（64 个点的均值）", "步数", "加 tanh", "不加 tanh", "最好的直线"),
-         "en": ("step {}", "no tanh, step 2000", "loss (mean over 64 points)", "step", "with tanh", "without tanh",
-                "best straight line")}
+WORDS = {  # the figure's labels, in the page's language
+    "zh": ["第 {} 步", "不加 tanh，第 2000 步", "损失（64 个点的均值）",
+           "步数", "加 tanh", "不加 tanh", "最好的直线"],
+    "en": ["step {}", "no tanh, step 2000", "loss (mean over 64 points)", "step",
+           "with tanh", "without tanh", "best straight line"],
+}
+FONTS = {"font.family": ["Noto Sans CJK SC", "DejaVu Sans"]}
+colors = matplotlib.colormaps["viridis"]
 docs = Path(__file__).resolve().parents[2] / "docs"
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
-    step_w, no_act, loss_w, steps_w, with_w, without_w, line_w = WORDS[lang]
-    with matplotlib.rc_context({"font.family": ["Noto Sans CJK SC", "DejaVu Sans"]}):
+    step_w, no_tanh, loss_w, steps_w, with_w, without_w, line_w = WORDS[lang]
+    with matplotlib.rc_context(FONTS):
         fig = Figure(figsize=(6.4, 7.2), dpi=150)
         FigureCanvasAgg(fig)
         top, bottom = fig.subplots(2, 1)
         top.scatter(x[:, 0], y[:, 0], s=12, color="gray")
         for k, s in enumerate((0, 20, 100, 2000)):
-            top.plot(grid[:, 0], runs["tanh"][1][s], color=matplotlib.colormaps["viridis"](0.85 * k / 3), label=step_w.format(s))
-        top.plot(grid[:, 0], runs["none"][1][2000], "k--", label=no_act)
+            top.plot(grid[:, 0], runs["tanh"][1][s], color=colors(0.85 * k / 3),
+                     label=step_w.format(s))
+        top.plot(grid[:, 0], runs["none"][1][2000], "k--", label=no_tanh)
         top.set_xlabel("x")
         top.set_ylabel("y")
         bottom.semilogy(runs["tanh"][0], label=with_w)
@@ -68,5 +78,6 @@ for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
             ax.legend(fontsize=8)
         fig.tight_layout()
         (docs / folder).mkdir(parents=True, exist_ok=True)
-        fig.savefig(docs / folder / "first-network-fit.png", metadata={"Software": None})
+        out = docs / folder / "first-network-fit.png"
+        fig.savefig(out, metadata={"Software": None})  # same bytes every run
     print(f"saved docs/{folder}/first-network-fit.png")

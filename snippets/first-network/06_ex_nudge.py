@@ -4,8 +4,8 @@ from minigpt.checks.first_network import check_grad_by_nudging
 
 
 def grad_by_nudging(f, theta, h=1e-6):
-    """The partial derivatives of f at theta: nudge one entry at a time, see how much f changes."""
-    grad = np.zeros_like(theta)  # (n,) one partial derivative per entry of theta
+    """dL/dtheta[i] for every i: nudge theta[i] alone by h, see how f changes."""
+    grad = np.zeros_like(theta)  # (n,) one partial derivative per entry
     # grad[i] = (f(theta with theta[i] + h) - f(theta)) / h
     return grad
 

@@ -52,13 +52,13 @@ WORDS = {  # the figure's labels, in the page's language
     "en": ["step {}", "no tanh, step 2000", "loss (mean over 64 points)", "step",
            "with tanh", "without tanh", "best straight line"],
 }
-FONTS = {"font.family": ["Noto Sans CJK SC", "DejaVu Sans"]}
+FONTS = {"font.family": ["Noto Sans CJK SC", "DejaVu Sans"], "font.size": 11}
 colors = matplotlib.colormaps["viridis"]
 docs = Path(__file__).resolve().parents[2] / "docs"
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     step_w, no_tanh, loss_w, steps_w, with_w, without_w, line_w = WORDS[lang]
     with matplotlib.rc_context(FONTS):
-        fig = Figure(figsize=(6.4, 7.2), dpi=150)
+        fig = Figure(figsize=(5.0, 6.4), dpi=150)
         FigureCanvasAgg(fig)
         top, bottom = fig.subplots(2, 1)
         top.scatter(x[:, 0], y[:, 0], s=12, color="gray")
@@ -68,14 +68,16 @@ for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
         top.plot(grid[:, 0], runs["none"][1][2000], "k--", label=no_tanh)
         top.set_xlabel("x")
         top.set_ylabel("y")
+        top.set_ylim(-1.3, 2.0)  # room for the legend above the data
         bottom.semilogy(runs["tanh"][0], label=with_w)
         bottom.semilogy(runs["none"][0], label=without_w)
         bottom.axhline(best, color="gray", linestyle=":", label=line_w)
         bottom.set_xlabel(steps_w)
         bottom.set_ylabel(loss_w)
+        top.legend(fontsize=9, ncol=2, loc="upper center")
+        bottom.legend(fontsize=9)
         for ax in (top, bottom):
             ax.grid(alpha=0.3)
-            ax.legend(fontsize=8)
         fig.tight_layout()
         (docs / folder).mkdir(parents=True, exist_ok=True)
         out = docs / folder / "first-network-fit.png"

@@ -316,3 +316,68 @@ def test_a_file_carried_over_unchanged_is_the_earlier_lessons_file(lesson, name,
     assert _body(SNIPPETS / lesson / name) == _body(SNIPPETS / source / name), (
         f"snippets/{lesson}/{name} has drifted from snippets/{source}/{name}: change both, or say in "
         f"its docstring what lesson {lesson} adds and take it out of CARRIED")
+
+
+# Lesson 9 (lm/context): the reader's fixed-window MLP, built on the library's engine.
+
+
+def _window_model(k=3, V=11, seed=0):
+    wm = load("context", "window_mlp")
+    model = wm.WindowMLP(V, k, n_embd=4, n_hidden=6, rng=np.random.default_rng(seed)).to(np.float64)
+    for p in model.parameters():  # off the initial values: LayerNorm weight 1 and zero biases hide mistakes
+        p.data += np.random.default_rng(seed + 1).standard_normal(p.shape) * 0.3
+    return wm, model
+
+
+def test_lesson_9_window_mlp_matches_torch_on_logits_and_every_gradient():
+    wm, model = _window_model()
+    idx = np.random.default_rng(5).integers(0, 11, size=(7, 3))
+    y = np.random.default_rng(6).integers(0, 11, size=7)
+    from minigpt import functional as F
+
+    F.cross_entropy(model(idx), y).backward()
+    w = {n: torch.tensor(p.data, requires_grad=True) for n, p in model.named_parameters()}
+    e = torch.nn.functional.embedding(torch.tensor(idx), w["wte.weight"])  # (B, k, d)
+    a = torch.nn.functional.linear(e.flatten(1), w["fc.weight"], w["fc.bias"])
+    h = torch.tanh(torch.nn.functional.layer_norm(a, (6,), w["ln.weight"], w["ln.bias"], eps=1e-5))
+    logits = torch.nn.functional.linear(h, w["lm_head.weight"], w["lm_head.bias"])
+    torch.nn.functional.cross_entropy(logits, torch.tensor(y)).backward()
+    np.testing.assert_allclose(model(idx).data, logits.detach().numpy(), rtol=1e-10, atol=1e-12)
+    for n, p in model.named_parameters():
+        np.testing.assert_allclose(p.grad, w[n].grad.numpy(), rtol=1e-9, atol=1e-12, err_msg=n)
+    reversed_logits = model(idx[:, ::-1].copy()).data  # the order of the window matters
+    assert not np.allclose(reversed_logits, logits.detach().numpy())
+
+
+def test_lesson_9_parameters_grow_by_d_times_h_per_window_position():
+    wm = load("context", "window_mlp")
+    counts = [sum(p.numel() for p in wm.WindowMLP(69, k, rng=np.random.default_rng(0)).parameters())
+              for k in (1, 2, 3)]
+    assert counts[1] - counts[0] == counts[2] - counts[1] == 16 * 64
+    assert counts[0] == 69 * 16 + (16 * 64 + 64) + 2 * 64 + (64 * 69 + 69)
+
+
+def test_lesson_9_windows_are_the_k_tokens_before_each_target():
+    wm = load("context", "window_mlp")
+    data = np.arange(10) * 10
+    x, y = wm.windows(data, 3, first=4)
+    assert x.tolist()[0] == [10, 20, 30] and y.tolist()[0] == 40
+    assert x.shape == (6, 3) and y.tolist() == data[4:].tolist()
+    assert all(x[i].tolist() == data[4 + i - 3 : 4 + i].tolist() for i in range(6))
+    with pytest.raises(ValueError, match="k <= first"):
+        wm.windows(data, 5, first=4)
+
+
+def test_lesson_9_window_mlp_names_a_wrong_window_and_a_short_prompt():
+    wm, model = _window_model()
+    with pytest.raises(ValueError, match="got windows of 2 tokens, this model reads window=3"):
+        model(np.zeros((1, 2), dtype=np.int64))
+    with pytest.raises(ValueError, match="the prompt has 1 tokens, the window needs 3"):
+        wm.generate(model, [1], 4, np.random.default_rng(0))
+
+
+def test_lesson_9_generate_sees_only_the_last_window():
+    wm, model = _window_model()
+    a = wm.generate(model, [1, 2, 3, 4], 6, np.random.default_rng(0))
+    b = wm.generate(model, [9, 2, 3, 4], 6, np.random.default_rng(0))  # differs outside the window only
+    assert a[:1] == [1] and b[:1] == [9] and a[1:] == b[1:] and len(a) == 10

@@ -2,6 +2,7 @@ import argparse
 from pathlib import Path
 
 import numpy as np
+from matplotlib import rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -43,23 +44,27 @@ if (WINDOWS, SEEDS, STEPS) != (parser.get_default("windows"), parser.get_default
     print("no figure: it shows the default run only")
     raise SystemExit
 docs = Path(__file__).resolve().parents[2] / "docs"
-labels = {"assets/figures": ("窗口长度 k（字符，对数刻度）", "验证损失（nats）", "种子", "二元计数模型"),
-          "en/assets/figures": ("window k (characters, log scale)", "validation loss (nats)", "seed",
-                                "count bigram")}
-for folder, (xlabel, ylabel, seed, count) in labels.items():
-    fig = Figure(figsize=(6.4, 4.0), dpi=150)
-    FigureCanvasAgg(fig)
-    ax = fig.subplots()
-    for i, s in enumerate(SEEDS):
-        ax.plot(WINDOWS, [val[k][i] for k in WINDOWS], marker="os^"[i], label=f"{seed} {s}")
-    ax.axhline(bigram, color="gray", linestyle="--", label=f"{count} {bigram:.3f}")
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(WINDOWS, [str(k) for k in WINDOWS])
-    ax.set_xlabel(xlabel, family=["Noto Sans CJK SC", "DejaVu Sans"])
-    ax.set_ylabel(ylabel, family=["Noto Sans CJK SC", "DejaVu Sans"])
-    ax.grid(alpha=0.3)
-    ax.legend(prop={"family": ["Noto Sans CJK SC", "DejaVu Sans"]})
-    fig.tight_layout()
-    (docs / folder).mkdir(parents=True, exist_ok=True)
-    fig.savefig(docs / folder / "context-window-loss.png", metadata={"Software": None})
+LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
+    "assets/figures": ("窗口长度 k（字符，对数刻度）", "验证损失（nats）", "种子", "二元计数模型",
+                       ["Noto Sans CJK SC", "DejaVu Sans"]),
+    "en/assets/figures": ("window k (characters, log scale)", "validation loss (nats)", "seed", "count bigram",
+                          ["DejaVu Sans"]),
+}
+for folder, (xlabel, ylabel, seed, count, fonts) in LABELS.items():
+    with rc_context({"font.family": fonts}):
+        fig = Figure(figsize=(6.4, 4.0), dpi=150)
+        FigureCanvasAgg(fig)
+        ax = fig.subplots()
+        for i, s in enumerate(SEEDS):
+            ax.plot(WINDOWS, [val[k][i] for k in WINDOWS], marker="os^"[i], label=f"{seed} {s}")
+        ax.axhline(bigram, color="gray", linestyle="--", label=f"{count} {bigram:.3f}")
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(WINDOWS, [str(k) for k in WINDOWS])
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        (docs / folder).mkdir(parents=True, exist_ok=True)
+        fig.savefig(docs / folder / "context-window-loss.png", metadata={"Software": None})
     print(f"saved docs/{folder}/context-window-loss.png")

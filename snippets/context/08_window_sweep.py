@@ -51,8 +51,8 @@ LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/as
                           ["DejaVu Sans"]),
 }
 for folder, (xlabel, ylabel, seed, count, fonts) in LABELS.items():
-    with rc_context({"font.family": fonts}):
-        fig = Figure(figsize=(6.4, 4.0), dpi=150)
+    with rc_context({"font.family": fonts, "font.size": 11}):
+        fig = Figure(figsize=(5.0, 3.6), dpi=150)
         FigureCanvasAgg(fig)
         ax = fig.subplots()
         for i, s in enumerate(SEEDS):
@@ -63,7 +63,7 @@ for folder, (xlabel, ylabel, seed, count, fonts) in LABELS.items():
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         ax.grid(alpha=0.3)
-        ax.legend()
+        ax.legend(fontsize=9)
         fig.tight_layout()
         (docs / folder).mkdir(parents=True, exist_ok=True)
         fig.savefig(docs / folder / "context-window-loss.png", metadata={"Software": None})

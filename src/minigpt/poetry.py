@@ -38,12 +38,13 @@ pattern that agrees with the rhyme check's ``first_line`` wins, then the first i
 Keywords (``check_keywords``): a keyword is found when it appears inside one line (not across a
 line break).
 
-``baseline()`` runs these checks over the real poems of the corpus: generated poems are judged
+``baseline(poems)`` runs these checks over the real poems of the corpus: generated poems are judged
 against what real poems score with this implementation, not against 100%.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -376,18 +377,13 @@ class Baseline:
 CONTROL_POEMS = 2000  # poems per form the two controls shuffle (a random sample, by ``seed``)
 
 
-def baseline(poems=None, seed: int = 0) -> dict[str, Baseline]:
+def baseline(poems, seed: int = 0) -> dict[str, Baseline]:
     """The checks' scores on real poems, per form: what a generated poem is judged against.
 
-    ``poems``: objects with ``.text`` and ``.form`` (``data.Poem``), default ``data.load_poems()``;
-    poems of no form are skipped. ``seed`` fixes the two controls' sample and shuffles.
+    ``poems``: objects with ``.text`` and ``.form``, e.g. ``minigpt.data.load_poems()`` (this module sits
+    below ``data``, which builds the corpus with its checks); poems of no form are skipped. ``seed`` fixes
+    the two controls' sample and shuffles.
     """
-    import random
-
-    if poems is None:
-        from minigpt.data import load_poems  # data imports this module: import it only when needed
-
-        poems = load_poems()
     rng = random.Random(seed)
     known = rhyme.table().groups_of
     by_form: dict[str, list[str]] = {f: [] for f in FORMS}

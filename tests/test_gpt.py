@@ -8,7 +8,7 @@ import torch
 import torch.nn.functional as TF
 
 from minigpt.config import GPTConfig
-from minigpt.gpt import GPT, MultiHeadAttention, merge_heads, split_heads
+from minigpt.gpt import GPT, MLP, MultiHeadAttention, merge_heads, split_heads
 from minigpt.tensor import Tensor
 
 
@@ -182,3 +182,9 @@ def test_generation_is_reproducible_greedy_and_stops():
     stopped = model.generate(prompt[:1], 25, temperature=0, stop=int(row[0, 8]))
     np.testing.assert_array_equal(stopped, row[:, :9])
     assert model.training  # generate restores the mode
+
+
+def test_mlp_widens_to_4c_and_back():
+    mlp = MLP(tiny(), rng=np.random.default_rng(0))
+    x = Tensor(np.random.default_rng(1).standard_normal((2, 3, 64)).astype(np.float32))
+    assert mlp.c_fc.weight.shape == (256, 64) and mlp(x).shape == (2, 3, 64)

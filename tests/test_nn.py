@@ -101,9 +101,3 @@ def test_linear_and_embedding_like_torch():
         emb(np.array([10]))
     with pytest.raises(TypeError, match="integer"):
         emb(np.array([1.0]))
-
-
-def test_mlp_widens_to_4c_and_back():
-    mlp = nn.MLP(tiny(), rng=np.random.default_rng(0))
-    x = Tensor(np.random.default_rng(1).standard_normal((2, 3, 64)).astype(np.float32))
-    assert mlp.c_fc.weight.shape == (256, 64) and mlp(x).shape == (2, 3, 64)

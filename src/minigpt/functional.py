@@ -1,4 +1,4 @@
-"""Fused functions with hand-written backward: cross-entropy, layer norm, dropout.
+"""Fused functions with hand-written backward: cross-entropy, layer norm, dropout; and the check of token ids.
 
 Each is one node in the graph (not dozens of small ones), which keeps the numpy engine fast.
 Names and arguments follow ``torch.nn.functional``.
@@ -63,6 +63,23 @@ def cross_entropy(logits: Tensor, targets, ignore_index: int = -1) -> Tensor:
         logits._accumulate(grad.reshape(logits.shape))
 
     return Tensor._make(loss, (logits,), _backward, "cross_entropy")
+
+
+def check_token_ids(idx, vocab_size: int, ndim: int | None = 2, name: str = "idx"):
+    """``idx`` as a numpy integer array, every id in [0, vocab_size); else one clear error.
+
+    ``ndim=2`` asks for a (B, T) batch; None accepts any shape. Both GPTs and the numpy Embedding
+    check their input here, so a bad id is reported in the reader's terms, not deep inside numpy.
+    """
+    arr = np.asarray(idx)
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"{name} must hold integer token ids, got dtype {arr.dtype}")
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must have shape (B, T), got shape {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() >= vocab_size):
+        bad = arr[(arr < 0) | (arr >= vocab_size)][0]
+        raise ValueError(f"{name} {bad} is out of range for vocab_size={vocab_size} (ids go from 0 to {vocab_size - 1})")
+    return arr
 
 
 # --8<-- [start:layer_norm]

@@ -1,10 +1,10 @@
-"""The GPT in PyTorch: the twin of ``minigpt.gpt``, plus a KV cache for fast generation.
+"""The GPT in PyTorch: the twin of ``minigpt.gpt``, KV cache included.
 
 Same class names, constructor arguments, parameter names and shapes, and the same ``generate`` as
 the numpy GPT (sampling is ``minigpt.sampling.sample`` in both). ``GPT(config, seed)`` starts from
 exactly the numpy GPT's weights for that seed; the two load each other's ``state_dict`` (through
-``minigpt.convert``) and produce the same logits on the same weights. The KV
-cache (``kv_cache=`` / ``use_cache=``) exists only here: lesson 18 teaches it on this model.
+``minigpt.convert``) and produce the same logits on the same weights. Both have a KV cache
+(``kv_cache=`` / ``use_cache=``, lesson 18); this one also takes several new tokens per cached call.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import torch.nn as nn
 from torch.nn import functional as F
 
 from minigpt.config import GPTConfig
+from minigpt.functional import check_token_ids
 from minigpt.sampling import check_generate, check_stop, sample
-from minigpt.tokenizer import check_token_ids
 
 
 class KVCache:
@@ -79,6 +79,8 @@ class MultiHeadAttention(nn.Module):
 
 
 class MLP(nn.Module):
+    """Position-wise feed-forward: widen to 4C, GELU, back to C."""
+
     def __init__(self, config: GPTConfig):
         super().__init__()
         self.c_fc = nn.Linear(config.n_embd, 4 * config.n_embd, bias=config.bias)

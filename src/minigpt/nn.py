@@ -1,4 +1,4 @@
-"""Layers on the numpy engine: Module, Linear, Embedding, LayerNorm, Dropout, MLP.
+"""Layers on the numpy engine: Module, ModuleList, Linear, Embedding, LayerNorm, Dropout.
 
 Names, arguments and parameter shapes follow ``torch.nn``, so ``minigpt.gpt`` (built from these) and
 ``minigpt.gpt_torch`` share one ``state_dict`` layout.
@@ -6,14 +6,10 @@ Names, arguments and parameter shapes follow ``torch.nn``, so ``minigpt.gpt`` (b
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from . import functional as F
-from .config import GPTConfig
 from .tensor import Tensor
-from .tokenizer import check_token_ids
 
 
 class Parameter(Tensor):
@@ -160,7 +156,7 @@ class Embedding(Module):
         self.weight = Parameter(_normal(rng, (num_embeddings, embedding_dim), std))
 
     def forward(self, idx) -> Tensor:
-        idx = check_token_ids(idx, self.num_embeddings, ndim=None, name="Embedding: index")
+        idx = F.check_token_ids(idx, self.num_embeddings, ndim=None, name="Embedding: index")
         return self.weight[idx]  # (*idx.shape, embedding_dim)
 
 
@@ -184,15 +180,3 @@ class Dropout(Module):
     def forward(self, x: Tensor) -> Tensor:
         return F.dropout(x, self.p, self.training, self.rng)
 
-
-class MLP(Module):
-    def __init__(self, config: GPTConfig, rng=None):
-        super().__init__()
-        C = config.n_embd
-        self.c_fc = Linear(C, 4 * C, config.bias, rng)
-        self.c_proj = Linear(4 * C, C, config.bias, rng, std=0.02 / math.sqrt(2 * config.n_layer))
-        self.dropout = Dropout(config.dropout, rng)
-
-    def forward(self, x: Tensor) -> Tensor:
-        h = self.c_fc(x).gelu()  # (B, T, 4C)
-        return self.dropout(self.c_proj(h))  # (B, T, C)

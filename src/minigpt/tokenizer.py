@@ -91,21 +91,3 @@ class CharTokenizer:
     def __repr__(self) -> str:
         return f"CharTokenizer(vocab_size={self.vocab_size})"
 
-
-def check_token_ids(idx, vocab_size: int, ndim: int | None = 2, name: str = "idx"):
-    """``idx`` as a numpy integer array, every id in [0, vocab_size); else one clear error.
-
-    ``ndim=2`` asks for a (B, T) batch; None accepts any shape. Both GPTs and the numpy Embedding
-    check their input here, so a bad id is reported in the reader's terms, not deep inside numpy.
-    """
-    import numpy as np
-
-    arr = np.asarray(idx)
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"{name} must hold integer token ids, got dtype {arr.dtype}")
-    if ndim is not None and arr.ndim != ndim:
-        raise ValueError(f"{name} must have shape (B, T), got shape {arr.shape}")
-    if arr.size and (arr.min() < 0 or arr.max() >= vocab_size):
-        bad = arr[(arr < 0) | (arr >= vocab_size)][0]
-        raise ValueError(f"{name} {bad} is out of range for vocab_size={vocab_size} (ids go from 0 to {vocab_size - 1})")
-    return arr

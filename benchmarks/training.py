@@ -25,8 +25,9 @@ def peak_rss_mib() -> float:
 
 def shakespeare_worker(steps: int | None, threads: int | None, dtype: str = "auto") -> dict:
     """Run in a fresh process: train shakespeare-cpu (``steps`` steps, or the whole preset) and measure."""
+    from minigpt.device import resolve_dtype
     from minigpt.presets import get_preset
-    from minigpt.train import resolve_dtype, train
+    from minigpt.train import train
 
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="minigpt-bench-") as out:
@@ -52,7 +53,7 @@ def _run_worker(args: list[str]) -> dict:
 
 
 def bench_shakespeare(steps: int = 200, full: bool = False, threads: int | None = None) -> dict:
-    from minigpt.train import resolve_dtype
+    from minigpt.device import resolve_dtype
 
     extra = ["--threads", str(threads)] if threads else []
     out = {"quick": _run_worker(["shakespeare", "--steps", str(steps), *extra])}

@@ -76,3 +76,19 @@ def test_the_import_graph_is_read_correctly():
 def test_no_import_cycle_among_minigpts_modules():
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in graph[todo.pop()] - seen:
+            seen.add(nxt)
+            todo.append(nxt)
+    return seen
+
+
+def test_generation_does_not_lean_on_training():
+    graph = import_graph()
+    for module in ("minigpt.generate", "minigpt.gpt", "minigpt.gpt_torch", "minigpt.constrain"):
+        assert "minigpt.train" not in reachable(graph, module), module
+    assert "minigpt.device" in graph["minigpt.generate"] and "minigpt.device" in graph["minigpt.train"]

@@ -12,9 +12,10 @@ import torch
 
 from minigpt.checkpoint import CheckpointError, load_checkpoint
 from minigpt.data import Corpus
+from minigpt.device import resolve_device, resolve_dtype
 from minigpt.presets import get_preset
 from minigpt.tokenizer import CharTokenizer
-from minigpt.train import LOG_FIELDS, TrainConfig, lr_at, resolve_device, resolve_dtype, train
+from minigpt.train import LOG_FIELDS, TrainConfig, lr_at, train
 
 WORDS = ("the king is dead long live the king what light through yonder window breaks "
          "to be or not to be that is the question shall i compare thee to a summer day").split()

@@ -14,14 +14,13 @@ import torch
 
 from minigpt.checkpoint import CheckpointError, check_compatible, load_checkpoint, load_state
 from minigpt.config import GPTConfig
+from minigpt.device import resolve_device
+from minigpt.gpt_torch import GPT
 from minigpt.tokenizer import CharTokenizer
 
 
 def load_model(path, device: str = "cpu"):
     """(torch GPT in eval mode, tokenizer, checkpoint dict) from a checkpoint file or run folder."""
-    from minigpt.gpt_torch import GPT
-    from minigpt.train import resolve_device
-
     ckpt = load_checkpoint(path)
     try:
         config = GPTConfig(**ckpt["model_config"])

@@ -76,6 +76,9 @@ def test_python_dash_m_works():
     (["train", "--preset", "huge"], "invalid choice: 'huge'"),
     (["train", "--engine", "jax"], "--engine"),
     (["train", "--lr", "fast"], "--lr"),
+    (["train", "--beta1", "1"], "argument --beta1: must be in [0, 1), got '1'"),
+    (["train", "--preset", "tiny", "--n-head", "3"], "n_head=3: each head needs an equal share of the width; "
+                                                     "n_head can be 1, 2, 4, 8, 16, 32 or 64"),
     (["generate", "--top-p", "1.5"], "argument --top-p: top_p must be in (0, 1], got '1.5'"),
     (["generate", "--top-p", "0"], "argument --top-p: top_p must be in (0, 1], got '0'"),
     (["generate", "--temperature", "-1"], "--temperature"),
@@ -192,6 +195,21 @@ def test_every_lesson_of_the_repository_is_listed_setup_too(capsys):
 
 @pytest.mark.skipif(not (Path(os.environ.get("MINIGPT_DATA", "/nonexistent")) / "tinyshakespeare").is_dir(),
                     reason="needs the corpora (MINIGPT_DATA)")
+def test_every_train_config_field_is_a_flag_with_its_comment_as_help(capsys):
+    from dataclasses import fields
+
+    from minigpt.cli import build_parser
+    from minigpt.config import TrainConfig, field_help
+
+    _, out, _ = run(capsys, "train", "--help")
+    helps = field_help(TrainConfig)
+    for f in fields(TrainConfig):
+        flag = "--out" if f.name == "out_dir" else "--" + f.name.replace("_", "-")
+        assert flag in out and " ".join(helps[f.name].split()[:3]) in " ".join(out.split()), f.name
+    args = build_parser().parse_args(["train", "--no-bias", "--beta2", "0.95", "--lr-decay-steps", "100", "--out", "x"])
+    assert (args.bias, args.beta2, args.lr_decay_steps, args.out_dir, args.n_layer) == (False, 0.95, 100, "x", None)
+
+
 def test_train_and_resume_from_the_command_line(capsys, tmp_path):
     out = str(tmp_path / "run")
     code, stdout, err = run(capsys, "train", "--preset", "tiny", "--max-steps", "6", "--eval-interval", "3",

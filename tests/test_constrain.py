@@ -105,6 +105,14 @@ def test_a_model_that_likes_the_rules_is_left_alone(tok):
     assert kept.sum() > 100 and not kept[0, [tok.eos_id, tok.stoi["，"]]].any()
 
 
+def test_the_constraint_knows_how_many_tokens_a_poem_takes(tok):
+    c = PoemConstraint(tok, "七律", ["月"])
+    assert c.tokens_needed() == 8 * (7 + 1) + 1 and c.tokens_needed("山月") == 63  # lines, punctuation, <eos>
+    c.check_room(65)
+    with pytest.raises(ValueError, match="it needs 65 new tokens, and only 64 are allowed"):
+        c.check_room(64)
+
+
 @pytest.mark.parametrize("keywords, message", [
     (["月", "Q"], "keyword 'Q' has characters the model has never seen: 'Q'"),
     (["明月照大江山"], "keyword '明月照大江山' has 6 characters; a line of 五言绝句 holds 5"),

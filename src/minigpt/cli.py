@@ -46,7 +46,6 @@ def _number(convert, accept, rule: str):
 
 _positive_int = _number(int, lambda v: v >= 1, "expected a positive integer")
 _nonneg_int = _number(int, lambda v: v >= 0, "expected an integer >= 0")
-_nonneg_float = _number(float, lambda v: v >= 0, "expected a number >= 0")
 
 
 def _sampling(name: str):
@@ -65,7 +64,49 @@ def _sampling(name: str):
     return parse
 
 
+def _field(name: str, convert):
+    """An argparse type for a TrainConfig field: ``convert(text)``, then the field's own check."""
+
+    def parse(text: str):
+        from minigpt.config import check_field
+
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {'an integer' if convert is int else 'a number'}, "
+                                             f"got {text!r}") from None
+        try:
+            check_field(name, value)
+        except ValueError as e:
+            rule = str(e).split(", got")[0].split("; got")[0].split(" ", 1)[1]  # without "TrainConfig.<name> "
+            raise argparse.ArgumentTypeError(f"{rule}, got {text!r}") from None
+        return value
+
+    return parse
+
+
+def add_config_flags(parser: argparse.ArgumentParser) -> None:
+    """One flag per TrainConfig field (``--max-steps`` for max_steps; ``--out`` for out_dir), each with the
+    field's comment as help; a flag left out keeps the preset's value."""
+    from dataclasses import fields
+
+    from minigpt.config import CHOICES, TrainConfig, field_help
+
+    helps = field_help(TrainConfig)
+    for f in fields(TrainConfig):
+        flag = "--out" if f.name == "out_dir" else "--" + f.name.replace("_", "-")
+        kind = f.type.removesuffix(" | None")
+        if f.name in CHOICES:
+            parser.add_argument(flag, dest=f.name, choices=CHOICES[f.name], help=helps[f.name])
+        elif kind == "bool":
+            parser.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, help=helps[f.name])
+        else:
+            convert = {"int": int, "float": float, "str": str}[kind]
+            parser.add_argument(flag, dest=f.name, type=_field(f.name, convert), help=helps[f.name])
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from minigpt.config import DEVICES
     from minigpt.presets import PRESETS
 
     parser = ArgumentParser(
@@ -100,29 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "Writes ckpt.pt, log.csv and loss.png into --out.")
     t.add_argument("--preset", choices=list(PRESETS), help="starting point (default: shakespeare-cpu, or the "
                                                             "checkpoint's own config with --resume)")
-    t.add_argument("--out", help="run folder (default: the preset's, e.g. runs/shakespeare-cpu)")
     t.add_argument("--resume", action="store_true", help="continue from OUT/ckpt.pt exactly where it stopped")
-    t.add_argument("--corpus", choices=["shakespeare", "poems"], help="what to train on (default: the preset's)")
-    t.add_argument("--engine", choices=["torch", "numpy"], help="which GPT to train")
-    t.add_argument("--device", choices=["auto", "cpu", "cuda", "mps"], help="torch device (auto: CUDA, MPS, CPU)")
-    t.add_argument("--max-steps", type=_positive_int, help="optimizer steps in all")
-    t.add_argument("--batch-size", type=_positive_int, help="sequences per step")
-    t.add_argument("--block-size", type=_positive_int, help="context length in tokens")
-    t.add_argument("--n-layer", type=_positive_int, help="Transformer blocks")
-    t.add_argument("--n-head", type=_positive_int, help="attention heads per block (must divide --n-embd)")
-    t.add_argument("--n-embd", type=_positive_int, help="width of the residual stream")
-    t.add_argument("--lr", type=_nonneg_float, help="peak learning rate")
-    t.add_argument("--min-lr", type=_nonneg_float, help="learning rate at the end of the cosine")
-    t.add_argument("--warmup-steps", type=_nonneg_int, help="linear warmup steps")
-    t.add_argument("--weight-decay", type=_nonneg_float, help="AdamW weight decay")
-    t.add_argument("--grad-clip", type=_nonneg_float, help="clip the gradient norm to this (0: off)")
-    t.add_argument("--dropout", type=_nonneg_float, help="dropout probability")
-    t.add_argument("--eval-interval", type=_positive_int, help="evaluate and checkpoint every N steps")
-    t.add_argument("--eval-iters", type=_positive_int, help="batches per split in each evaluation")
-    t.add_argument("--seed", type=_nonneg_int, help="seed for weights, batches and dropout")
-    t.add_argument("--threads", type=_positive_int, help="torch CPU threads (default: torch's choice)")
-    t.add_argument("--dtype", choices=["auto", "float32", "bfloat16"],
-                   help="matmul precision (auto: bfloat16 mixed precision where the hardware is fast at it)")
+    add_config_flags(t)
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     # generate
@@ -149,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(一三五不论) and contains every keyword; the model still picks among the allowed "
                         "characters")
     g.add_argument("--no-cache", action="store_true", help="recompute the whole context each step (no KV cache)")
-    g.add_argument("--device", choices=["auto", "cpu", "cuda", "mps"], default="cpu", help="default cpu")
+    g.add_argument("--device", choices=DEVICES, default="cpu", help="default cpu")
 
     # bench: the benchmarks live beside the package (benchmarks/run.py) and parse their own arguments
     sub.add_parser("bench", add_help=False, help="measure speed and quality side by side on this machine "
@@ -194,24 +214,19 @@ def cmd_data(args) -> int:
 
 
 def cmd_train(args) -> int:
-    from dataclasses import replace
+    from dataclasses import fields, replace
 
     from minigpt.checkpoint import load_checkpoint
-    from minigpt.presets import get_preset
     from minigpt.config import TrainConfig
+    from minigpt.presets import get_preset
     from minigpt.train import train
 
-    if args.preset is None and args.resume and args.out:
-        config = TrainConfig.from_dict(load_checkpoint(args.out)["train_config"])
+    if args.preset is None and args.resume and args.out_dir:
+        config = TrainConfig.from_dict(load_checkpoint(args.out_dir)["train_config"])
     else:
         config = get_preset(args.preset or "shakespeare-cpu")
-    overrides = {field: getattr(args, field) for field in (
-        "corpus", "engine", "device", "max_steps", "batch_size", "block_size", "n_layer", "n_head", "n_embd", "lr", "min_lr", "warmup_steps",
-        "weight_decay", "grad_clip", "dropout", "eval_interval", "eval_iters", "seed", "threads", "dtype")
-        if getattr(args, field) is not None}
-    if args.out:
-        overrides["out_dir"] = args.out
-    config = replace(config, **overrides)
+    config = replace(config, **{f.name: getattr(args, f.name) for f in fields(TrainConfig)
+                                if getattr(args, f.name) is not None})
     print(f"training {config.corpus}: {config.n_layer} layers x {config.n_embd} wide, context {config.block_size}, "
           f"batch {config.batch_size}, {config.max_steps} steps, engine {config.engine} -> {config.out_dir}")
     result = train(config, resume=args.resume, progress=False if args.no_progress else None, log=print)
@@ -225,8 +240,9 @@ def cmd_train(args) -> int:
 
 def cmd_generate(args) -> int:
     from minigpt import poetry
-    from minigpt.presets import PRESETS
+    from minigpt.constrain import PoemConstraint
     from minigpt.generate import corpus_of, crop, describe_check, encode_prompt, generate_text, load_model
+    from minigpt.presets import PRESETS
 
     wants_poem = args.form is not None or args.keywords is not None
     path = args.checkpoint or PRESETS["poems-cpu" if wants_poem else "shakespeare-cpu"].out_dir
@@ -234,8 +250,6 @@ def cmd_generate(args) -> int:
     form = poetry.normalize_form(args.form) if args.form is not None else None  # unknown -> lists the forms
     constraint = None
     if args.strict:
-        from minigpt.constrain import PoemConstraint
-
         if form is None or args.keywords is None:
             raise UsageError("--strict needs --form and --keywords (e.g. --form 五绝 --keywords 月,江)")
         if corpus_of(ckpt) == "poems":  # else encode_prompt says it needs a poems checkpoint
@@ -249,12 +263,7 @@ def cmd_generate(args) -> int:
     is_poems = corpus_of(ckpt) == "poems"
     max_new = args.max_new_tokens or (None if is_poems else 500)
     if constraint is not None:
-        n_lines, n_chars = poetry.FORMS[form]
-        needed = n_lines * (n_chars + 1) + 1 - len(args.prompt or "")  # every line, its punctuation, <eos>
-        room = max_new or max(1, block_size - len(ids))
-        if room < needed:
-            raise UsageError(f"--strict writes a whole {form}: it needs {needed} new tokens, and only {room} "
-                             f"are allowed (--max-new-tokens, or what the context leaves)")
+        constraint.check_room(max_new or max(1, block_size - len(ids)), opening=args.prompt or "")
     texts = generate_text(model, tokenizer, ids, max_new_tokens=max_new, temperature=args.temperature,
                           top_k=args.top_k, top_p=args.top_p, seed=args.seed, use_cache=not args.no_cache,
                           num_samples=args.num_samples, stop_at_eos=is_poems,  # poems end with <eos>

@@ -1,9 +1,15 @@
 """Configuration dataclasses: ``GPTConfig`` (the model both GPTs are built from) and ``TrainConfig``
-(a whole training run: model shape, optimisation, where to run). No torch here: the CLI reads them fast."""
+(a whole training run: model shape, optimisation, where to run). No torch here: the CLI reads them fast.
+
+Each field's comment is its help text: ``minigpt train`` makes one flag per ``TrainConfig`` field, with
+the comment (``field_help``), the choices (``CHOICES``) and the field's own check (``check_field``).
+"""
 
 from __future__ import annotations
 
+import ast
 from dataclasses import asdict, dataclass, fields
+from pathlib import Path
 
 
 @dataclass
@@ -22,10 +28,10 @@ class GPTConfig:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"GPTConfig.{name} must be a positive integer, got {value!r}")
         if self.n_embd % self.n_head != 0:
-            raise ValueError(
-                f"n_embd={self.n_embd} is not divisible by n_head={self.n_head}: "
-                f"each head needs an equal share of the width"
-            )
+            heads = [str(h) for h in range(1, self.n_embd + 1) if self.n_embd % h == 0]
+            can = f"{', '.join(heads[:-1])} or {heads[-1]}" if len(heads) > 1 else heads[0]
+            raise ValueError(f"n_embd={self.n_embd} is not divisible by n_head={self.n_head}: "
+                             f"each head needs an equal share of the width; n_head can be {can}")
         if not 0.0 <= self.dropout < 1.0:
             raise ValueError(f"GPTConfig.dropout must be in [0, 1), got {self.dropout!r}")
 
@@ -47,10 +53,10 @@ CORPORA = ("shakespeare", "poems")
 @dataclass
 class TrainConfig:
     # data
-    corpus: str = "shakespeare"  # "shakespeare" or "poems"; the vocabulary (vocab_size) comes from it
+    corpus: str = "shakespeare"  # what to train on (CORPORA); the vocabulary (vocab_size) comes from it
     # model shape (GPTConfig without vocab_size)
     n_layer: int = 4  # Transformer blocks
-    n_head: int = 4  # attention heads per block
+    n_head: int = 4  # attention heads per block; must divide n_embd
     n_embd: int = 128  # width of the residual stream
     block_size: int = 64  # context length in tokens
     dropout: float = 0.0  # dropout probability while training
@@ -61,7 +67,7 @@ class TrainConfig:
     lr: float = 1e-3  # peak learning rate, reached after the warmup
     min_lr: float = 1e-4  # the cosine ends here
     warmup_steps: int = 100  # linear warmup from 0 to lr
-    lr_decay_steps: int | None = None  # the cosine reaches min_lr at this step; None means max_steps
+    lr_decay_steps: int | None = None  # the cosine reaches min_lr at this step (None: at max_steps)
     weight_decay: float = 0.1  # AdamW decay, applied to matrices and embeddings only
     beta1: float = 0.9  # AdamW first-moment decay
     beta2: float = 0.99  # AdamW second-moment decay
@@ -72,43 +78,19 @@ class TrainConfig:
     seed: int = 1337  # seeds the initial weights, the batch order and dropout
     out_dir: str = "runs/shakespeare-cpu"  # where ckpt.pt, log.csv and loss.png go
     # where to run
-    engine: str = "torch"  # "torch" or "numpy"
-    device: str = "auto"  # "auto" (CUDA, then Apple MPS, then CPU), "cpu", "cuda" or "mps"; torch only
-    threads: int | None = None  # torch CPU threads; None keeps torch's default
-    dtype: str = "auto"  # matmul precision (torch): "bfloat16" mixed precision, "float32", or "auto" (bf16 where fast)
+    engine: str = "torch"  # which GPT to train: PyTorch's or the numpy engine's (ENGINES)
+    device: str = "auto"  # torch only (DEVICES): auto picks CUDA, then Apple MPS, then the CPU
+    threads: int | None = None  # torch CPU threads (None: torch's default)
+    dtype: str = "auto"  # matmul precision (DTYPES, torch): bf16 mixed precision, float32, or auto (bf16 where fast)
 
     def __post_init__(self) -> None:
-        for name in ("n_layer", "n_head", "n_embd", "block_size", "batch_size", "max_steps", "eval_interval",
-                     "eval_iters"):
-            _check_int(name, getattr(self, name), 1)
-        _check_int("warmup_steps", self.warmup_steps, 0)
-        if self.lr_decay_steps is not None:
-            _check_int("lr_decay_steps", self.lr_decay_steps, 1)
-        if self.threads is not None:
-            _check_int("threads", self.threads, 1)
-        _check_int("seed", self.seed, 0)
-        for name in ("lr", "min_lr", "weight_decay", "grad_clip"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise ValueError(f"TrainConfig.{name} must be a number >= 0, got {value!r}")
-        if self.lr == 0:
-            raise ValueError("TrainConfig.lr must be > 0")
+        for f in fields(self):
+            check_field(f.name, getattr(self, f.name))
         if self.min_lr > self.lr:
             raise ValueError(f"TrainConfig.min_lr={self.min_lr} must not exceed lr={self.lr}")
-        for name in ("beta1", "beta2"):
-            if not 0 <= getattr(self, name) < 1:
-                raise ValueError(f"TrainConfig.{name} must be in [0, 1), got {getattr(self, name)!r}")
-        if self.corpus not in CORPORA:
-            raise ValueError(f"TrainConfig.corpus must be one of {', '.join(CORPORA)}; got {self.corpus!r}")
-        if self.engine not in ENGINES:
-            raise ValueError(f"TrainConfig.engine must be one of {', '.join(ENGINES)}; got {self.engine!r}")
-        if self.device not in DEVICES:
-            raise ValueError(f"TrainConfig.device must be one of {', '.join(DEVICES)}; got {self.device!r}")
-        if self.dtype not in DTYPES:
-            raise ValueError(f"TrainConfig.dtype must be one of {', '.join(DTYPES)}; got {self.dtype!r}")
         if self.engine == "numpy" and self.device not in ("auto", "cpu"):
             raise ValueError(f"the numpy engine runs on the CPU only; got device={self.device!r}")
-        self.gpt_config(vocab_size=4)  # n_embd % n_head, dropout range: GPTConfig checks them
+        self.gpt_config(vocab_size=4)  # n_embd % n_head: GPTConfig checks it
 
     def gpt_config(self, vocab_size: int) -> GPTConfig:
         """The model this config trains, for a vocabulary of ``vocab_size`` tokens."""
@@ -128,6 +110,48 @@ class TrainConfig:
         return cls(**{k: v for k, v in d.items() if k in known})
 
 
-def _check_int(name: str, value, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"TrainConfig.{name} must be an integer >= {minimum}, got {value!r}")
+CHOICES = {"corpus": CORPORA, "engine": ENGINES, "device": DEVICES, "dtype": DTYPES}
+INT_MIN = {"n_layer": 1, "n_head": 1, "n_embd": 1, "block_size": 1, "batch_size": 1, "max_steps": 1,  # least values
+           "warmup_steps": 0, "lr_decay_steps": 1, "eval_interval": 1, "eval_iters": 1, "seed": 0, "threads": 1}
+OPTIONAL = ("lr_decay_steps", "threads")  # None allowed: it means max_steps, torch's default
+NONNEGATIVE = ("min_lr", "weight_decay", "grad_clip")
+FRACTIONS = ("dropout", "beta1", "beta2")  # in [0, 1)
+
+
+def check_field(name: str, value) -> None:
+    """One ``TrainConfig`` field's own rule, as a ValueError ``TrainConfig.<name> must ..., got <value>``
+    (the rules between fields are in ``TrainConfig.__post_init__``)."""
+    number = not isinstance(value, bool) and isinstance(value, (int, float))
+    if name in INT_MIN:
+        if value is None and name in OPTIONAL:
+            return
+        if isinstance(value, bool) or not isinstance(value, int) or value < INT_MIN[name]:
+            raise ValueError(f"TrainConfig.{name} must be an integer >= {INT_MIN[name]}, got {value!r}")
+    elif name == "lr":
+        if not (number and value > 0):
+            raise ValueError(f"TrainConfig.lr must be a number > 0, got {value!r}")
+    elif name in NONNEGATIVE:
+        if not (number and value >= 0):
+            raise ValueError(f"TrainConfig.{name} must be a number >= 0, got {value!r}")
+    elif name in FRACTIONS:
+        if not (number and 0 <= value < 1):
+            raise ValueError(f"TrainConfig.{name} must be in [0, 1), got {value!r}")
+    elif name in CHOICES:
+        if value not in CHOICES[name]:
+            raise ValueError(f"TrainConfig.{name} must be one of {', '.join(CHOICES[name])}; got {value!r}")
+    elif name == "bias":
+        if not isinstance(value, bool):
+            raise ValueError(f"TrainConfig.bias must be True or False, got {value!r}")
+    elif name == "out_dir":
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"TrainConfig.out_dir must be a folder name, got {value!r}")
+
+
+def field_help(cls=None) -> dict[str, str]:
+    """Each field of ``cls`` (default ``TrainConfig``) -> the comment after it in this file."""
+    name = (cls or TrainConfig).__name__
+    source = Path(__file__).read_text(encoding="utf-8")
+    lines = source.splitlines()
+    body = next(n.body for n in ast.parse(source).body if isinstance(n, ast.ClassDef) and n.name == name)
+    return {node.target.id: lines[node.end_lineno - 1][node.end_col_offset:].strip().lstrip("#").strip()
+            for node in body if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}

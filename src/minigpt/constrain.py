@@ -42,7 +42,9 @@ import numpy as np
 from minigpt import poetry, rhyme
 from minigpt.tokenizer import CharTokenizer
 
-PING, ZE, EITHER = 1, 2, 3  # a character's tones as bits (0: not in the rhyme book, or not a character)
+# a character's tones as bits, ``poetry.TONE_BITS`` (0: not in the rhyme book, or not a character)
+PING, ZE = poetry.TONE_BITS[rhyme.PING], poetry.TONE_BITS[rhyme.ZE]
+EITHER = PING | ZE
 # The logit added to a keyword's first character where the keyword fits. Fluency, the model's own loss on
 # its poem (NLL per token, free model at temperature 1), of 200 poems-cpu samples at temperature 0.8
 # (python benchmarks/poems.py): free 3.829 (keywords 2%); deadline only 4.075 (the keywords crowd into the
@@ -70,13 +72,13 @@ class Row:
 @lru_cache(maxsize=4)
 def _vocab(itos: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
     """Per token id, (V,) each: is it a Chinese character, its tone bits, and each 平声 group's members."""
-    table = rhyme.table()
+    table, tone_bits = rhyme.table(), poetry.tone_bits()
     han = np.array([len(t) == 1 and poetry.is_han(t) for t in itos])
     bits = np.zeros(len(itos), dtype=np.int8)
     members = {g: np.zeros(len(itos), dtype=bool) for g in rhyme.group_names(rhyme.PING)}
     for i, t in enumerate(itos):
         if han[i]:
-            bits[i] = sum({rhyme.PING: PING, rhyme.ZE: ZE}[tone] for tone in table.tones_of.get(t, ()))
+            bits[i] = tone_bits.get(t, 0)
             for g in table.groups_of.get(t, ()):
                 if g in members:
                     members[g][i] = True
@@ -99,7 +101,7 @@ class PoemConstraint:
         self.tone_ok = {need: (self.bits & need) > 0 for need in (PING, ZE, EITHER)}  # (V,) each
         # need[p][i][j]: the tone bits pattern p asks for at line i, character j (0: free);
         # keeps[i, j][bits]: the patterns (bit p) a character of tone bits at line i, character j keeps open
-        self.need = [[[{"平": PING, "仄": ZE}.get(t, 0) for t in line] for line in p.required]
+        self.need = [[[poetry.TONE_BITS.get(t, 0) for t in line] for line in p.required]
                      for p in poetry.tone_patterns(self.form)]
         self.keeps = {(i, j): [0] * 4 for i in range(self.n_lines) for j in range(self.L)}
         for p, lines in enumerate(self.need):
@@ -122,6 +124,18 @@ class PoemConstraint:
         self.keywords = poetry.parse_keywords(keywords) if keywords else ()
         self._check_keywords()
         self.rows: list[Row] | None = None
+
+    def tokens_needed(self, opening: str = "") -> int:
+        """New tokens a whole poem takes after its prompt: every line, its punctuation mark and ``<eos>``,
+        less the ``opening`` (the poem's start, given with the prompt)."""
+        return self.n_lines * (self.L + 1) + 1 - len(opening)
+
+    def check_room(self, room: int, opening: str = "") -> None:
+        """ValueError unless ``room`` new tokens (``max_new_tokens``) are enough to finish the poem."""
+        needed = self.tokens_needed(opening)
+        if room < needed:
+            raise ValueError(f"--strict writes a whole {self.form}: it needs {needed} new tokens, and only {room} "
+                             f"are allowed (--max-new-tokens, or what the context leaves)")
 
     # ---- keywords: where each fits, and whether all still can ------------------------------------
     def _check_keywords(self) -> None:

@@ -279,23 +279,24 @@ def _rhyme(bodies: list[str]) -> RhymeCheck:
     return RhymeCheck(True, group, group in first, "ok")
 
 
-_BITS = {PING: 1, ZE: 2}  # a tone as a bit; a character's tones are the OR of its readings' bits
+TONE_BITS = {PING: 1, ZE: 2}  # a tone as a bit; a character's tones are the OR of its readings' bits (3: both)
 
 
 @lru_cache(maxsize=1)
-def _tone_bits() -> dict[str, int]:
-    return {c: sum(_BITS[t] for t in tones) for c, tones in rhyme.table().tones_of.items()}
+def tone_bits() -> dict[str, int]:
+    """Every character the rhyme book lists -> its tone bits (1 平, 2 仄, 3 either); unlisted ones are absent."""
+    return {c: sum(TONE_BITS[t] for t in tones) for c, tones in rhyme.table().tones_of.items()}
 
 
 @lru_cache(maxsize=None)
 def _fixed(patterns: tuple[TonePattern, ...]) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]]:
     """The fixed positions (line, position; 0-based) of ``patterns``, and each pattern's tone bit at each."""
     cells = tuple((i, j) for i, line in enumerate(patterns[0].required) for j, need in enumerate(line) if need != FREE)
-    return cells, tuple(tuple(_BITS[p.required[i][j]] for i, j in cells) for p in patterns)
+    return cells, tuple(tuple(TONE_BITS[p.required[i][j]] for i, j in cells) for p in patterns)
 
 
 def _tones(bodies: list[str], patterns: tuple[TonePattern, ...], first_line_rhymes: bool) -> ToneCheck:
-    bits = _tone_bits()
+    bits = tone_bits()
     cells, needs = _fixed(patterns)
     have = [bits.get(bodies[i][j], 0) for i, j in cells]  # 0: unknown, skipped
     checked = sum(1 for h in have if h)

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import opencc
 
 from minigpt import poetry
 from minigpt.files import atomic_write
@@ -107,8 +108,6 @@ def _clean_text(s: str) -> str:
 
 def _clean(records: list[dict]) -> tuple[list[Poem], CleanStats]:
     """Simplify and clean raw records (see the module docstring for the rules)."""
-    import opencc
-
     # one OpenCC call for everything: fields joined by newlines (t2s keeps the newlines)
     fields = []
     for r in records:
@@ -162,8 +161,6 @@ def load_poems(data: str | Path | None = None, cache: str | Path | bool | None =
     ``data``: the data folder (default ``data_dir()``). ``cache``: folder for the cleaned
     result (default ``manifest.processed_dir()``), or False to neither read nor write it.
     """
-    import opencc
-
     data = Path(data) if data is not None else data_dir()
     files = poem_files()
     require(files, data, "Tang poems (全唐诗)")

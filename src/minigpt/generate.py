@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from minigpt import data, poetry
 from minigpt.checkpoint import CheckpointError, check_compatible, load_checkpoint, load_state
 from minigpt.config import GPTConfig
 from minigpt.device import resolve_device
@@ -53,8 +54,6 @@ def encode_prompt(tokenizer: CharTokenizer, ckpt: dict, prompt: str | None = Non
     """
     prompt = prompt or ""
     if corpus_of(ckpt) == "poems":
-        from minigpt import data
-
         if form is not None or keywords is not None:
             if keywords is None:
                 raise ValueError("--form needs --keywords too (1 to 3 words, e.g. --keywords 月,江)")
@@ -108,8 +107,6 @@ def decode_rows(tokenizer: CharTokenizer, rows: list[list[int]], stop_at_eos: bo
 def describe_check(text: str, form: str, keywords=()) -> str:
     """One line of ``poetry.check_poem``'s verdict, e.g.
     ``五言绝句: ok; rhyme 下平声七阳; tones 100% (仄起首句不入韵); keywords 月 江: ok``."""
-    from minigpt import poetry
-
     check = poetry.check_poem(text, form, keywords)
     parts = [f"{poetry.normalize_form(form)}: {'ok' if check.form.ok else check.form.reason}"]
     if check.rhyme is not None:

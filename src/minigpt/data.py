@@ -106,6 +106,7 @@ def _clean_text(s: str) -> str:
     return s
 
 
+# --8<-- [start:clean]
 def _clean(records: list[dict]) -> tuple[list[Poem], CleanStats]:
     """Simplify and clean raw records (see the module docstring for the rules)."""
     # one OpenCC call for everything: fields joined by newlines (t2s keeps the newlines)
@@ -152,6 +153,7 @@ def _clean(records: list[dict]) -> tuple[list[Poem], CleanStats]:
     stats.dropped = dict(sorted(dropped.items()))
     stats.forms = {f: forms[f] for f in [*poetry.FORMS, "None"] if forms[f]}
     return poems, stats
+# --8<-- [end:clean]
 
 
 def load_poems(data: str | Path | None = None, cache: str | Path | bool | None = None,
@@ -221,6 +223,7 @@ def pick_keywords(poem: Poem, u: np.ndarray) -> list[str]:
     return picked
 
 
+# --8<-- [start:format_example]
 def format_example(form: str | None, keywords: list[str], text: str) -> str:
     """The training text of one poem, with special tokens written as their names."""
     return f"<bos>{form or ''}<sep>{KEYWORD_SEP.join(keywords)}<sep>{text}<eos>"
@@ -229,6 +232,7 @@ def format_example(form: str | None, keywords: list[str], text: str) -> str:
 def _encode_example(tok: CharTokenizer, form: str | None, keywords: list[str], text: str) -> list[int]:
     return ([tok.bos_id] + tok.encode(form or "") + [tok.sep_id] + tok.encode(KEYWORD_SEP.join(keywords))
             + [tok.sep_id] + tok.encode(text) + [tok.eos_id])
+# --8<-- [end:format_example]
 
 
 def format_prompt(tokenizer: CharTokenizer, form: str | None, keywords) -> list[int]:
@@ -265,6 +269,7 @@ class Corpus:
     name: str
     info: dict = field(default_factory=dict)  # how it was built: counts, seed, split
 
+    # --8<-- [start:get_batch]
     def get_batch(self, split: str, batch_size: int, block_size: int,
                   rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """``batch_size`` random windows of ``block_size`` tokens: x (B, T) and y = x shifted by one."""
@@ -282,6 +287,7 @@ class Corpus:
         ix = rng.integers(0, len(data) - block_size, size=batch_size)  # (B,)
         pos = ix[:, None] + np.arange(block_size)  # (B, T)
         return data[pos].astype(np.int64), data[pos + 1].astype(np.int64)
+    # --8<-- [end:get_batch]
 
     def __repr__(self) -> str:
         return (f"Corpus(name={self.name!r}, train={len(self.train):,} tokens, "
@@ -302,6 +308,7 @@ def poem_corpus(seed: int = 1337, val_fraction: float = 0.05, forms_only: bool =
     poems = load_poems(data, cache)
     if forms_only:
         poems = [p for p in poems if p.form is not None]
+    # --8<-- [start:split]
     rng = np.random.default_rng(seed)
     u = rng.random((len(poems), 1 + 2 * MAX_KEYWORDS))  # keyword draws, one row per poem
     keywords = [pick_keywords(p, u[i]) for i, p in enumerate(poems)]
@@ -317,6 +324,7 @@ def poem_corpus(seed: int = 1337, val_fraction: float = 0.05, forms_only: bool =
     streams: dict[bool, list[int]] = {False: [], True: []}
     for p, kw, v in zip(poems, keywords, is_val.tolist()):
         streams[v] += _encode_example(tok, p.form, kw, p.text)
+    # --8<-- [end:split]
     info = {"poems_train": int((~is_val).sum()), "poems_val": n_val, "seed": seed,
             "val_fraction": val_fraction, "forms_only": forms_only,
             "forms": dict(Counter(str(p.form) for p in poems))}

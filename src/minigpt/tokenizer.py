@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+# --8<-- [start:specials]
 SPECIALS = ("<pad>", "<bos>", "<eos>", "<sep>")
 
 
@@ -34,6 +35,7 @@ class CharTokenizer:
         self.chars: list[str] = sorted(set(chars))
         self.itos: list[str] = list(SPECIALS) + self.chars  # id -> token text
         self.stoi: dict[str, int] = {c: i + len(SPECIALS) for i, c in enumerate(self.chars)}
+    # --8<-- [end:specials]
 
     @classmethod
     def from_text(cls, text: str) -> CharTokenizer:
@@ -46,6 +48,7 @@ class CharTokenizer:
     def vocab_size(self) -> int:
         return len(self.itos)
 
+    # --8<-- [start:encode_decode]
     def encode(self, text: str) -> list[int]:
         """Ids of the characters of ``text``. Characters outside the vocabulary raise ValueError."""
         if not isinstance(text, str):
@@ -72,6 +75,7 @@ class CharTokenizer:
                 continue
             out.append(self.itos[i])
         return "".join(out)
+    # --8<-- [end:encode_decode]
 
     def to_dict(self) -> dict:
         """A JSON-friendly description; ``from_dict`` rebuilds the identical tokenizer."""

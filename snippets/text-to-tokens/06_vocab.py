@@ -28,20 +28,21 @@ print(f"poems: {len(unseen)} characters of the validation poems never occur in t
 labels = {"zh": ("按出现次数排名", "出现次数", "唐诗（四种体裁，不计标点）", "莎士比亚"),
           "en": ("rank by count", "occurrences", "Tang poems (four forms, no punctuation)", "Shakespeare")}
 docs = Path(__file__).resolve().parents[2] / "docs"
-matplotlib.rcParams["font.family"] = ["Noto Sans CJK SC", "DejaVu Sans"]
+matplotlib.rcParams.update({"font.family": ["Noto Sans CJK SC", "DejaVu Sans"], "font.size": 11})
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
-    fig = Figure(figsize=(6.4, 4.0), dpi=150)
+    fig = Figure(figsize=(5.0, 3.8), dpi=150)
     FigureCanvasAgg(fig)
     ax = fig.subplots()
     for (name, count), label in zip(counts.items(), labels[lang][2:]):
         n = np.sort(np.array(list(count.values())))[::-1]
         ax.loglog(np.arange(1, len(n) + 1), n, label=label)
-    for rank, (c, n) in enumerate(counts["poems"].most_common(5), 1):
-        ax.annotate(c, (rank, n), textcoords="offset points", xytext=(4, 4), fontsize=9)
+    top5 = counts["poems"].most_common(5)
+    ax.annotate(" ".join(c for c, _ in top5) + " ...", (1, top5[0][1]), textcoords="offset points",
+                xytext=(2, -16), fontsize=11)
     ax.set_xlabel(labels[lang][0])
     ax.set_ylabel(labels[lang][1])
     ax.grid(alpha=0.3, which="both")
-    ax.legend()
+    ax.legend(fontsize=9, loc="upper right")
     fig.tight_layout()
     (docs / folder).mkdir(parents=True, exist_ok=True)
     fig.savefig(docs / folder / "text-to-tokens-ranks.png", metadata={"Software": None})

@@ -14,7 +14,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 SNIPPETS = ROOT / "snippets"
-NAMES = ("tensor", "functional", "nn", "optim", "gradcheck", "strided", "broadcast", "toy")
+NAMES = ("tensor", "functional", "nn", "optim", "gradcheck", "strided", "broadcast", "toy", "one_head")
 ENGINES = ["autograd", "gradcheck", "softmax-cross-entropy", "layers-optim"]  # lessons 3-6: a Tensor each
 
 
@@ -381,3 +381,26 @@ def test_lesson_9_generate_sees_only_the_last_window():
     a = wm.generate(model, [1, 2, 3, 4], 6, np.random.default_rng(0))
     b = wm.generate(model, [9, 2, 3, 4], 6, np.random.default_rng(0))  # differs outside the window only
     assert a[:1] == [1] and b[:1] == [9] and a[1:] == b[1:] and len(a) == 10
+
+
+def test_lesson_10_one_head_matches_torchs_attention_values_and_gradients():
+    import torch.nn.functional as F
+
+    from minigpt.tensor import Tensor as LibTensor
+
+    one_head = load("self-attention", "one_head")
+    head = one_head.OneHead(6, 4, rng=np.random.default_rng(0)).to(np.float64)
+    head.load_state_dict({n: rand(i, *a.shape) for i, (n, a) in enumerate(head.state_dict().items())})
+    x = rand(9, 2, 5, 6)
+    y = head(LibTensor(x, requires_grad=True))
+    g = rand(10, *y.shape)
+    (y * LibTensor(g)).sum().backward()
+
+    w = {n: torch.tensor(a, requires_grad=True) for n, a in head.state_dict().items()}
+    xt = torch.tensor(x)
+    q, k, v = (F.linear(xt, w[f"{n}.weight"], w[f"{n}.bias"]) for n in ("c_q", "c_k", "c_v"))
+    yt = F.scaled_dot_product_attention(q, k, v)  # no mask: every position sees every position
+    (yt * torch.tensor(g)).sum().backward()
+    np.testing.assert_allclose(y.data, yt.detach().numpy(), rtol=1e-12, atol=1e-12)
+    for name, p in head.named_parameters():
+        np.testing.assert_allclose(p.grad, w[name].grad.numpy(), rtol=1e-10, atol=1e-12)

@@ -1,0 +1,45 @@
+from pathlib import Path
+
+import numpy as np
+from matplotlib import font_manager
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from one_head import attention
+from minigpt.tensor import Tensor
+
+line = "相见时难别亦难"  # T = 7
+T, d = len(line), 16
+x = Tensor(np.stack([np.random.default_rng(ord(c)).standard_normal(d) for c in line])[None])  # (B, T, d)
+
+y = attention(x, x, x)  # q = k = v = x
+w = (x @ x.transpose(-2, -1) * (1 / np.sqrt(d))).softmax(dim=-1).data[0]  # (T, T), the weights inside
+print(("   " + " ".join(f" {c} " for c in line)).rstrip())  # keys
+for c, row in zip(line, w):  # one row per query
+    print(c, " ".join(f"{p:.2f}" for p in row))
+print("row sums:", " ".join(f"{s:.2f}" for s in w.sum(-1)))
+print("output:", y.shape, "= weights @ v:", np.allclose(y.data[0], w @ x.data[0]))
+
+labels = {"zh": ("被看的字（键）", "发问的字（查询）", "注意力权重"),
+          "en": ("character looked at (key)", "character asking (query)", "attention weight")}
+font = font_manager.FontProperties(family=["Noto Sans CJK SC", "Noto Sans CJK JP"])
+font_manager.findfont(font, fallback_to_default=False)  # a CJK font must be installed (fonts-noto-cjk)
+docs = Path(__file__).resolve().parents[2] / "docs"
+for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
+    fig = Figure(figsize=(4.8, 4.0), dpi=150)
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    im = ax.imshow(w, cmap="Blues", vmin=0, vmax=1)
+    for i in range(T):
+        for j in range(T):
+            ax.text(j, i, f"{w[i, j]:.2f}", ha="center", va="center", fontsize=7,
+                    color="white" if w[i, j] > 0.5 else "black")
+    ax.set_xticks(range(T), list(line), fontproperties=font, fontsize=12)
+    ax.set_yticks(range(T), list(line), fontproperties=font, fontsize=12)
+    ax.set_xlabel(labels[lang][0], fontproperties=font)
+    ax.set_ylabel(labels[lang][1], fontproperties=font)
+    fig.colorbar(im, ax=ax).set_label(labels[lang][2], fontproperties=font)
+    fig.tight_layout()
+    (docs / folder).mkdir(parents=True, exist_ok=True)
+    fig.savefig(docs / folder / "self-attention-line.png", metadata={"Software": None})
+    print(f"saved docs/{folder}/self-attention-line.png")

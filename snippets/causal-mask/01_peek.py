@@ -8,7 +8,8 @@ from minigpt.data import load_poems
 from minigpt.optim import AdamW
 from minigpt.tokenizer import CharTokenizer
 
-poems = [p.text for p in load_poems() if p.form == "五言绝句" and p.author in ("李白", "王维", "孟浩然")][:80]
+poets = ("李白", "王维", "孟浩然")
+poems = [p.text for p in load_poems() if p.form == "五言绝句" and p.author in poets][:80]
 text = "".join(poems)
 tok = CharTokenizer.from_text(text)
 data = np.array(tok.encode(text))  # (N,)
@@ -26,11 +27,14 @@ def no_mask():  # causal_mask(T) -> all False: j > i visible
 
 
 def train(seed):
-    model = gpt.GPT(GPTConfig(vocab_size=tok.vocab_size, block_size=T, n_layer=1, n_head=1, n_embd=32), seed=seed)
-    opt, rng = AdamW(model.parameters(), lr=1e-2, weight_decay=0.0), np.random.default_rng(seed)
+    config = GPTConfig(vocab_size=tok.vocab_size, block_size=T, n_layer=1, n_head=1, n_embd=32)
+    model = gpt.GPT(config, seed=seed)
+    opt = AdamW(model.parameters(), lr=1e-2, weight_decay=0.0)
+    rng = np.random.default_rng(seed)
     for _ in range(steps):
         ix = rng.integers(0, len(data) - T, B)
-        x, y = data[ix[:, None] + np.arange(T)], data[ix[:, None] + np.arange(1, T + 1)]  # (B, T), y shifted by 1
+        x = data[ix[:, None] + np.arange(T)]  # (B, T)
+        y = data[ix[:, None] + np.arange(1, T + 1)]  # (B, T): x shifted by 1
         _, loss = model(x, y)
         model.zero_grad()
         loss.backward()
@@ -38,7 +42,8 @@ def train(seed):
     return model, x, y, loss.item()
 
 
-print(f"{len(poems)} quatrains, {len(data)} characters, V = {tok.vocab_size}, ln V = {np.log(tok.vocab_size):.2f}")
+V = tok.vocab_size
+print(f"{len(poems)} quatrains, {len(data)} characters, V = {V}, ln V = {np.log(V):.2f}")
 print("seed  mask  train loss  same batch, future hidden  argmax = target")
 samples = {}
 for seed in (0, 1, 2):
@@ -47,9 +52,11 @@ for seed in (0, 1, 2):
             model, x, y, loss = train(seed)
             copied = (model(x)[0].data.argmax(-1) == y).mean()  # (B, T): predicted == target
         _, hidden = model(x, y)  # the real causal_mask: the future hidden
-        print(f"{seed:>4}  {'yes' if masked else 'no':>4}  {loss:>10.2f}  {hidden.item():>25.2f}  {copied:>15.0%}")
+        print(f"{seed:>4}  {'yes' if masked else 'no':>4}  {loss:>10.2f}"
+              f"  {hidden.item():>25.2f}  {copied:>15.0%}")
         if seed == 0:
-            out = model.generate(np.array([tok.encode(poems[0][:6])]), 18, rng=np.random.default_rng(0))
+            prompt = np.array([tok.encode(poems[0][:6])])  # (1, 6)
+            out = model.generate(prompt, 18, rng=np.random.default_rng(0))  # (1, 24)
             samples[masked] = tok.decode(out[0].tolist())
 print("with the mask:   ", samples[True])
 print("without the mask:", samples[False])

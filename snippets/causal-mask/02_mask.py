@@ -9,7 +9,8 @@ mask = causal_mask(T)  # (T, T) bool, True above the diagonal
 print("causal_mask(7), 1 = hidden:")
 print(mask.astype(int))
 
-x = Tensor(np.stack([np.random.default_rng(ord(c)).standard_normal(d) for c in line]))  # (T, d), as in lesson 10
+vectors = [np.random.default_rng(ord(c)).standard_normal(d) for c in line]  # T x (d,)
+x = Tensor(np.stack(vectors))  # (T, d)
 scores = x @ x.T * (1 / np.sqrt(d))  # (T, T)
 w = scores.masked_fill(mask, -np.inf).softmax(dim=-1).data  # -inf -> exp(-inf) = 0
 print(("   " + " ".join(f" {c} " for c in line)).rstrip())

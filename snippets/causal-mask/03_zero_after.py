@@ -7,7 +7,8 @@ d = 16
 
 
 def weights(line, how):  # (T, T) attention weights, q = k = x
-    x = Tensor(np.stack([np.random.default_rng(ord(c)).standard_normal(d) for c in line]))  # (T, d)
+    vectors = [np.random.default_rng(ord(c)).standard_normal(d) for c in line]  # T x (d,)
+    x = Tensor(np.stack(vectors))  # (T, d)
     scores = x @ x.T * (1 / np.sqrt(d))  # (T, T)
     mask = causal_mask(len(line))
     if how == "-inf before softmax":

@@ -10,10 +10,11 @@ from minigpt.tensor import Tensor
 
 line = "相见时难别亦难"  # T = 7
 T, d = len(line), 16
-x = Tensor(np.stack([np.random.default_rng(ord(c)).standard_normal(d) for c in line])[None])  # (B, T, d)
+vectors = [np.random.default_rng(ord(c)).standard_normal(d) for c in line]  # T x (d,)
+x = Tensor(np.stack(vectors)[None])  # (B, T, d)
 
 y = attention(x, x, x)  # q = k = v = x
-w = (x @ x.transpose(-2, -1) * (1 / np.sqrt(d))).softmax(dim=-1).data[0]  # (T, T), the weights inside
+w = (x @ x.transpose(-2, -1) * (1 / np.sqrt(d))).softmax(dim=-1).data[0]  # (T, T)
 print(("   " + " ".join(f" {c} " for c in line)).rstrip())  # keys
 for c, row in zip(line, w):  # one row per query
     print(c, " ".join(f"{p:.2f}" for p in row))
@@ -23,7 +24,7 @@ print("output:", y.shape, "= weights @ v:", np.allclose(y.data[0], w @ x.data[0]
 labels = {"zh": ("被看的字（键）", "发问的字（查询）", "注意力权重"),
           "en": ("character looked at (key)", "character asking (query)", "attention weight")}
 font = font_manager.FontProperties(family=["Noto Sans CJK SC", "Noto Sans CJK JP"])
-font_manager.findfont(font, fallback_to_default=False)  # a CJK font must be installed (fonts-noto-cjk)
+font_manager.findfont(font, fallback_to_default=False)  # fonts-noto-cjk
 docs = Path(__file__).resolve().parents[2] / "docs"
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     fig = Figure(figsize=(4.8, 4.0), dpi=150)

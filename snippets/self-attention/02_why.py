@@ -6,7 +6,8 @@ d, n = 16, 3  # vector size; lesson 9's window: the last n characters
 
 
 def weights(line):  # (T, T) attention weights with q = k = x
-    x = Tensor(np.stack([np.random.default_rng(ord(c)).standard_normal(d) for c in line]))  # (T, d)
+    vectors = [np.random.default_rng(ord(c)).standard_normal(d) for c in line]  # T x (d,)
+    x = Tensor(np.stack(vectors))  # (T, d)
     return (x @ x.T * (1 / np.sqrt(d))).softmax(dim=-1).data
 
 
@@ -16,4 +17,5 @@ for line in ("相见时难别亦难", "去岁欢游何处去"):
     print(f"{line}  window n={n} reads: {' '.join(window)}")
     last = weights(line)[-1]  # the last character's row
     print(f"{'':7}  attention, last row: " + " ".join(f"{c}{p:.2f}" for c, p in zip(line, last)))
-    print(f"{'':7}  largest weight outside the window: {line[last[:T - n].argmax()]} {last[:T - n].max():.2f}")
+    outside = last[:T - n]  # weights on positions before the window
+    print(f"{'':7}  largest weight outside the window: {line[outside.argmax()]} {outside.max():.2f}")

@@ -3,7 +3,8 @@ import numpy as np
 from minigpt.tensor import Tensor
 
 line, d = "相见时难别亦难", 16
-x = Tensor(np.stack([np.random.default_rng(ord(c)).standard_normal(d) for c in line]))  # (T, d)
+vectors = [np.random.default_rng(ord(c)).standard_normal(d) for c in line]  # T x (d,)
+x = Tensor(np.stack(vectors))  # (T, d)
 s = (x @ x.T).data  # (T, d) @ (d, T) -> (T, T): s[i, j] = x_i . x_j
 print(("   " + " ".join(f"{c:>4}" for c in line)).rstrip())
 for c, row in zip(line, s):

@@ -6,7 +6,8 @@ from one_head import OneHead
 from minigpt.tensor import Tensor
 
 line, C, hs = "相见时难别亦难", 16, 8
-x = Tensor(np.stack([np.random.default_rng(ord(c)).standard_normal(C) for c in line])[None])  # (B, T, C)
+vectors = [np.random.default_rng(ord(c)).standard_normal(C) for c in line]  # T x (C,)
+x = Tensor(np.stack(vectors)[None])  # (B, T, C)
 head = OneHead(C, hs, rng=np.random.default_rng(0))
 
 
@@ -24,9 +25,12 @@ show(2, "q @ k.transpose(-2, -1)", scores, "compare")
 scores = scores * (1.0 / math.sqrt(d))  # (B, T, T)
 show(3, "scores * (1.0 / math.sqrt(d))", scores, f"scale, d = {d}")
 weights = scores.softmax(dim=-1)  # (B, T, T)
-show(4, "scores.softmax(dim=-1)", weights, f"normalise, rows sum to 1: {np.allclose(weights.data.sum(-1), 1)}")
+sums_to_1 = np.allclose(weights.data.sum(-1), 1)
+show(4, "scores.softmax(dim=-1)", weights, f"normalise, rows sum to 1: {sums_to_1}")
 y = weights @ v  # (B, T, T) @ (B, T, hs) -> (B, T, hs)
 show(5, "weights @ v", y, "aggregate")
 print("same as head(x):", np.allclose(y.data, head(x).data))
-print(f"mult-adds: projections 3*B*T*C*hs = {3 * B * T * C * hs:,}; q @ k^T and weights @ v 2*B*T*T*hs = {2 * B * T * T * hs}")
-print(f"memory: attention weights B*T*T = {weights.numel()} numbers; at T = 1024: {1024 * 1024:,}")
+print(f"mult-adds: projections 3*B*T*C*hs = {3 * B * T * C * hs:,};"
+      f" q @ k^T and weights @ v 2*B*T*T*hs = {2 * B * T * T * hs}")
+print(f"memory: attention weights B*T*T = {weights.numel()} numbers;"
+      f" at T = 1024: {1024 * 1024:,}")

@@ -21,4 +21,5 @@ print("T = d = 8: q @ k", (square @ square).shape, "equals q @ k^T:",
 
 s = q @ k.transpose(-2, -1)  # (1, T, T)
 wrong = s.softmax(dim=-2).data[0]  # normalised down each column
-print("softmax(dim=-2): row sums", np.round(wrong.sum(-1), 2), "| column sums", np.round(wrong.sum(0), 2))
+print("softmax(dim=-2): row sums", np.round(wrong.sum(-1), 2),
+      "| column sums", np.round(wrong.sum(0), 2))

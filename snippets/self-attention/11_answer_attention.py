@@ -14,7 +14,8 @@ def no_scale(q, k, v):
 
 
 def columns(q, k, v):
-    return (q @ k.transpose(-2, -1) * (1.0 / math.sqrt(q.shape[-1]))).softmax(dim=-2) @ v  # (B, T, dv)
+    scores = q @ k.transpose(-2, -1) * (1.0 / math.sqrt(q.shape[-1]))  # (B, T, T)
+    return scores.softmax(dim=-2) @ v  # (B, T, dv)
 
 
 for fn in (my_attention, no_scale, columns):

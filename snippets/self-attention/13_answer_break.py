@@ -12,15 +12,19 @@ def no_scale(q, k, v):
 
 
 def by_d(q, k, v):
-    return (q @ k.transpose(-2, -1) * (1.0 / q.shape[-1])).softmax(dim=-1) @ v  # / d instead of / sqrt(d)
+    scores = q @ k.transpose(-2, -1) * (1.0 / q.shape[-1])  # / d instead of / sqrt(d)
+    return scores.softmax(dim=-1) @ v  # (B, T, dv)
 
 
 def columns(q, k, v):
-    return (q @ k.transpose(-2, -1) * (1.0 / math.sqrt(q.shape[-1]))).softmax(dim=-2) @ v  # (B, T, dv)
+    scores = q @ k.transpose(-2, -1) * (1.0 / math.sqrt(q.shape[-1]))  # (B, T, T)
+    return scores.softmax(dim=-2) @ v  # (B, T, dv)
 
 
 right = one_head.attention
-for name, fn in (("no bug", right), ("no scale", no_scale), ("divided by d", by_d), ("softmax(dim=-2)", columns)):
+bugs = (("no bug", right), ("no scale", no_scale), ("divided by d", by_d),
+        ("softmax(dim=-2)", columns))
+for name, fn in bugs:
     one_head.attention = fn  # as if snippets/self-attention/one_head.py were edited
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):

@@ -25,3 +25,20 @@ def test_the_usual_mistakes_are_named():
 def test_wrong_dtype_and_shape_are_reported():
     assert "dtype int64" in check_causal_mask(lambda T: np.triu(np.ones((T, T), dtype=np.int64), k=1))
     assert "expected shape (T, T) = (5, 5), got (5,)" in check_causal_mask(lambda T: np.zeros(T, dtype=bool))
+
+
+def _functions(script: str) -> dict:
+    import contextlib
+    import io
+    import runpy
+    from pathlib import Path
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return runpy.run_path(str(Path(__file__).resolve().parents[1] / "snippets" / "causal-mask" / script))
+
+
+def test_the_starter_fails_and_the_answer_passes():
+    assert "hides nothing" in check_causal_mask(_functions("08_ex_mask.py")["my_causal_mask"])
+    names = _functions("09_answer_mask.py")
+    assert check_causal_mask(names["my_causal_mask"]).startswith("my_causal_mask: passed")
+    assert "MAY look" in check_causal_mask(names["may_look"])

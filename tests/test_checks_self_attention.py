@@ -52,3 +52,20 @@ def test_reader_errors_are_not_swallowed():
         assert "matmul" in str(e)
     else:
         raise AssertionError("the reader's own error must reach the reader")
+
+
+def _functions(script: str) -> dict:
+    import contextlib
+    import io
+    import runpy
+    from pathlib import Path
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return runpy.run_path(str(Path(__file__).resolve().parents[1] / "snippets" / "self-attention" / script))
+
+
+def test_the_starter_fails_and_the_answer_passes():
+    assert "v unchanged" in check_attention(_functions("10_ex_attention.py")["my_attention"])
+    names = _functions("11_answer_attention.py")
+    assert check_attention(names["my_attention"]).startswith("my_attention: passed")
+    assert "without the scale" in check_attention(names["no_scale"])

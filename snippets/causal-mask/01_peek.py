@@ -1,6 +1,10 @@
 import contextlib
+from pathlib import Path
 
 import numpy as np
+from matplotlib import font_manager
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 import minigpt.gpt as gpt
 from minigpt.config import GPTConfig
@@ -30,7 +34,7 @@ def train(seed):
     config = GPTConfig(vocab_size=tok.vocab_size, block_size=T, n_layer=1, n_head=1, n_embd=32)
     model = gpt.GPT(config, seed=seed)
     opt = AdamW(model.parameters(), lr=1e-2, weight_decay=0.0)
-    rng = np.random.default_rng(seed)
+    rng, losses = np.random.default_rng(seed), []
     for _ in range(steps):
         ix = rng.integers(0, len(data) - T, B)
         x = data[ix[:, None] + np.arange(T)]  # (B, T)
@@ -39,24 +43,49 @@ def train(seed):
         model.zero_grad()
         loss.backward()
         opt.step()
-    return model, x, y, loss.item()
+        losses.append(loss.item())
+    return model, x, y, losses
 
 
 V = tok.vocab_size
 print(f"{len(poems)} quatrains, {len(data)} characters, V = {V}, ln V = {np.log(V):.2f}")
 print("seed  mask  train loss  same batch, future hidden  argmax = target")
-samples = {}
+samples, curves = {}, {}
 for seed in (0, 1, 2):
     for masked in (True, False):
         with contextlib.nullcontext() if masked else no_mask():
-            model, x, y, loss = train(seed)
+            model, x, y, losses = train(seed)
             copied = (model(x)[0].data.argmax(-1) == y).mean()  # (B, T): predicted == target
         _, hidden = model(x, y)  # the real causal_mask: the future hidden
-        print(f"{seed:>4}  {'yes' if masked else 'no':>4}  {loss:>10.2f}"
+        print(f"{seed:>4}  {'yes' if masked else 'no':>4}  {losses[-1]:>10.2f}"
               f"  {hidden.item():>25.2f}  {copied:>15.0%}")
         if seed == 0:
             prompt = np.array([tok.encode(poems[0][:6])])  # (1, 6)
             out = model.generate(prompt, 18, rng=np.random.default_rng(0))  # (1, 24)
-            samples[masked] = tok.decode(out[0].tolist())
+            samples[masked], curves[masked] = tok.decode(out[0].tolist()), losses
 print("with the mask:   ", samples[True])
 print("without the mask:", samples[False])
+
+labels = {"zh": ("训练步数", "训练损失（交叉熵）", "带掩码", "不带掩码：看得见后文", "ln V：均匀地猜"),
+          "en": ("training step", "training loss (cross-entropy)", "with the mask",
+                 "without the mask: sees the future", "ln V: a uniform guess")}
+font = font_manager.FontProperties(family=["Noto Sans CJK SC", "Noto Sans CJK JP"])
+font_manager.findfont(font, fallback_to_default=False)  # fonts-noto-cjk
+docs = Path(__file__).resolve().parents[2] / "docs"
+for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
+    xlabel, ylabel, with_mask, without, uniform = labels[lang]
+    fig = Figure(figsize=(6.0, 3.6), dpi=150)
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    ax.plot(curves[True], label=with_mask)  # seed 0, one loss per step
+    ax.plot(curves[False], label=without)
+    ax.axhline(np.log(V), color="gray", linestyle="--", label=uniform)
+    ax.set_xlabel(xlabel, fontproperties=font)
+    ax.set_ylabel(ylabel, fontproperties=font)
+    ax.set_ylim(0, 7.5)
+    ax.grid(alpha=0.3)
+    ax.legend(prop=font)
+    fig.tight_layout()
+    (docs / folder).mkdir(parents=True, exist_ok=True)
+    fig.savefig(docs / folder / "causal-mask-loss.png", metadata={"Software": None})
+    print(f"saved docs/{folder}/causal-mask-loss.png")

@@ -84,7 +84,7 @@ for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     ax.set_ylabel(ylabel, fontproperties=font)
     ax.set_ylim(0, 7.5)
     ax.grid(alpha=0.3)
-    ax.legend(prop=font)
+    ax.legend(prop=font, loc="center right")
     fig.tight_layout()
     (docs / folder).mkdir(parents=True, exist_ok=True)
     fig.savefig(docs / folder / "causal-mask-loss.png", metadata={"Software": None})

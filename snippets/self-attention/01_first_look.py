@@ -27,16 +27,16 @@ font = font_manager.FontProperties(family=["Noto Sans CJK SC", "Noto Sans CJK JP
 font_manager.findfont(font, fallback_to_default=False)  # fonts-noto-cjk
 docs = Path(__file__).resolve().parents[2] / "docs"
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
-    fig = Figure(figsize=(4.8, 4.0), dpi=150)
+    fig = Figure(figsize=(4.2, 3.6), dpi=150)
     FigureCanvasAgg(fig)
     ax = fig.subplots()
     im = ax.imshow(w, cmap="Blues", vmin=0, vmax=1)
     for i in range(T):
         for j in range(T):
-            ax.text(j, i, f"{w[i, j]:.2f}", ha="center", va="center", fontsize=7,
+            ax.text(j, i, f"{w[i, j]:.2f}", ha="center", va="center", fontsize=8.5,
                     color="white" if w[i, j] > 0.5 else "black")
-    ax.set_xticks(range(T), list(line), fontproperties=font, fontsize=12)
-    ax.set_yticks(range(T), list(line), fontproperties=font, fontsize=12)
+    ax.set_xticks(range(T), list(line), fontproperties=font, fontsize=13)
+    ax.set_yticks(range(T), list(line), fontproperties=font, fontsize=13)
     ax.set_xlabel(labels[lang][0], fontproperties=font)
     ax.set_ylabel(labels[lang][1], fontproperties=font)
     fig.colorbar(im, ax=ax).set_label(labels[lang][2], fontproperties=font)

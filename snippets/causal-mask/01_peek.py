@@ -69,12 +69,14 @@ print("without the mask:", samples[False])
 labels = {"zh": ("训练步数", "训练损失（交叉熵）", "带掩码", "不带掩码：看得见后文", "ln V：均匀地猜"),
           "en": ("training step", "training loss (cross-entropy)", "with the mask",
                  "without the mask: sees the future", "ln V: a uniform guess")}
-font = font_manager.FontProperties(family=["Noto Sans CJK SC", "Noto Sans CJK JP"])
+font = font_manager.FontProperties(family=["Noto Sans CJK SC", "Noto Sans CJK JP"], size=11)
 font_manager.findfont(font, fallback_to_default=False)  # fonts-noto-cjk
+small = font.copy()
+small.set_size(9.5)
 docs = Path(__file__).resolve().parents[2] / "docs"
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     xlabel, ylabel, with_mask, without, uniform = labels[lang]
-    fig = Figure(figsize=(6.0, 3.6), dpi=150)
+    fig = Figure(figsize=(4.8, 3.4), dpi=150)
     FigureCanvasAgg(fig)
     ax = fig.subplots()
     ax.plot(curves[True], label=with_mask)  # seed 0, one loss per step
@@ -84,7 +86,8 @@ for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     ax.set_ylabel(ylabel, fontproperties=font)
     ax.set_ylim(0, 7.5)
     ax.grid(alpha=0.3)
-    ax.legend(prop=font, loc="center right")
+    ax.tick_params(labelsize=10)
+    ax.legend(prop=small, loc="center right")
     fig.tight_layout()
     (docs / folder).mkdir(parents=True, exist_ok=True)
     fig.savefig(docs / folder / "causal-mask-loss.png", metadata={"Software": None})

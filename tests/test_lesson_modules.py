@@ -14,7 +14,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 SNIPPETS = ROOT / "snippets"
-NAMES = ("tensor", "functional", "nn", "optim", "gradcheck", "strided", "broadcast", "toy", "one_head")
+NAMES = ("tensor", "functional", "nn", "optim", "gradcheck", "strided", "broadcast", "toy", "one_head", "bigram")
 ENGINES = ["autograd", "gradcheck", "softmax-cross-entropy", "layers-optim"]  # lessons 3-6: a Tensor each
 
 
@@ -270,6 +270,52 @@ def test_lesson_6_toy_model_trains_like_its_torch_twin_and_its_floor_is_the_coun
         topt.step()
     for p, q in zip(model.parameters(), twin.parameters()):
         np.testing.assert_allclose(p.data, q.detach().numpy(), rtol=1e-9, atol=1e-12)
+
+
+def test_lesson_8_bigram_counts_and_learned_table_agree_with_counter_and_torch():
+    from collections import Counter
+
+    bigram = load("bigram", "bigram")
+    ids = np.random.default_rng(0).integers(0, 7, size=441)
+    N = bigram.count_pairs(ids, 7)
+    pairs = Counter(zip(ids[:-1].tolist(), ids[1:].tolist()))
+    assert N.shape == (7, 7) and N.sum() == len(ids) - 1
+    assert all(N[a, b] == n for (a, b), n in pairs.items())
+    model = bigram.CountBigram(ids, 7, alpha=0.5)
+    np.testing.assert_allclose(model.probs(np.arange(7)).sum(axis=1), 1.0, rtol=1e-12)
+    want = -np.mean([np.log((N[a, b] + 0.5) / (N[a].sum() + 3.5)) for a, b in zip(ids[:-1], ids[1:])])
+    np.testing.assert_allclose(model.nll(ids), want, rtol=1e-12)
+    unsmoothed = bigram.CountBigram(np.array([0, 1, 0, 1]), 7)
+    assert unsmoothed.nll(np.array([0, 2])) == np.inf  # a pair never counted
+    assert np.isnan(unsmoothed.nll(np.array([5, 6])))  # a row never counted: 0 / 0
+
+    learned = bigram.LearnedBigram(7, rng=np.random.default_rng(1))
+    twin = torch.nn.Embedding(7, 7).double()
+    twin.weight.data = torch.from_numpy(learned.table.weight.data.astype(np.float64))
+    x, y = ids[:-1].reshape(8, 55), ids[1:].reshape(8, 55)
+    _, loss = learned(x, y)
+    ref = torch.nn.functional.cross_entropy(twin(torch.from_numpy(x)).reshape(-1, 7), torch.from_numpy(y).reshape(-1))
+    loss.backward()
+    ref.backward()
+    np.testing.assert_allclose(float(loss.data), ref.item(), rtol=1e-5)  # float32 table
+    np.testing.assert_allclose(learned.table.weight.grad, twin.weight.grad.numpy(), rtol=1e-4, atol=1e-7)
+    whole = torch.nn.functional.cross_entropy(twin.weight[torch.from_numpy(ids[:-1])], torch.from_numpy(ids[1:]))
+    np.testing.assert_allclose(learned.nll(ids), whole.item(), rtol=1e-6)
+    np.testing.assert_allclose(learned.probs(np.arange(7)), torch.softmax(twin.weight, 1).detach().numpy(), rtol=1e-6)
+
+
+def test_lesson_8_draw_follows_the_row_and_generate_repeats_with_the_seed():
+    bigram = load("bigram", "bigram")
+    p = np.array([0.5, 0.0, 0.3, 0.2])
+    rng = np.random.default_rng(0)
+    freq = np.bincount([bigram.draw(p, rng) for _ in range(20_000)], minlength=4) / 20_000
+    assert freq[1] == 0 and np.abs(freq - p).max() < 0.02
+    model = bigram.CountBigram(np.random.default_rng(2).integers(0, 5, size=300), 5)
+    a = bigram.generate(model, 0, 30, np.random.default_rng(7))
+    assert a == bigram.generate(model, 0, 30, np.random.default_rng(7)) and len(a) == 31
+    assert all(model.counts[i, j] > 0 for i, j in zip(a[:-1], a[1:]))  # only pairs it counted
+    stopped = bigram.generate(model, 0, 1000, np.random.default_rng(7), stop=3)
+    assert stopped[-1] == 3 and 3 not in stopped[1:-1]
 
 
 @pytest.mark.parametrize("lesson", ENGINES)

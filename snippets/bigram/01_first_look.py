@@ -1,0 +1,13 @@
+import numpy as np
+
+from bigram import CountBigram, generate
+from minigpt.data import poem_corpus, shakespeare_corpus
+
+for corpus, start, n in ((shakespeare_corpus(), "T", 80), (poem_corpus(), "<bos>", 40)):
+    tok, V = corpus.tokenizer, corpus.tokenizer.vocab_size
+    first = tok.bos_id if start == "<bos>" else tok.encode(start)[0]
+    uniform = [first] + np.random.default_rng(0).integers(0, V, size=n).tolist()  # every id 1/V
+    counted = generate(CountBigram(corpus.train, V), first, n, np.random.default_rng(0), stop=tok.eos_id)
+    print(f"{corpus.name}, V = {V}")
+    for name, ids in (("uniform", uniform), ("bigram ", counted)):
+        print(f"  {name}: {tok.decode(ids)!r}")

@@ -30,9 +30,9 @@ for corpus in (shakespeare_corpus(), poem_corpus()):
 docs = Path(__file__).resolve().parents[2] / "docs"
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     *titles, xlabel, ylabel = TITLES[lang]
-    fig = Figure(figsize=(10, 4.8), dpi=120)
+    fig = Figure(figsize=(6, 10.5), dpi=150)
     FigureCanvasAgg(fig)
-    for ax, (P, rows, cols), title in zip(fig.subplots(1, 2), corners, titles):
+    for ax, (P, rows, cols), title in zip(fig.subplots(2, 1), corners, titles):
         im = ax.imshow(P, cmap="Blues", vmin=0, vmax=1, aspect="auto")
         ax.set_xticks(range(len(cols)), ["␣" if c == " " else c for c in cols], fontsize=8)
         ax.set_yticks(range(len(rows)), rows, fontsize=8)

@@ -8,6 +8,6 @@ for corpus, start, n in ((shakespeare_corpus(), "T", 80), (poem_corpus(), "<bos>
     first = tok.bos_id if start == "<bos>" else tok.encode(start)[0]
     uniform = [first] + np.random.default_rng(0).integers(0, V, size=n).tolist()  # every id 1/V
     counted = generate(CountBigram(corpus.train, V), first, n, np.random.default_rng(0), stop=tok.eos_id)
-    print(f"{corpus.name}, V = {V}")
+    print(f"{corpus.name}: {V - 4} characters + 4 special tokens = V {V}")
     for name, ids in (("uniform", uniform), ("bigram ", counted)):
         print(f"  {name}: {tok.decode(ids)!r}")

@@ -8,10 +8,14 @@ from matplotlib.figure import Figure
 from bigram import CountBigram
 from minigpt.data import poem_corpus, shakespeare_corpus
 
-matplotlib.rcParams["font.family"] = ["DejaVu Sans", "Noto Sans CJK SC"]  # Latin, then Chinese glyphs
-TITLES = {"zh": ("莎士比亚：小写字母这一角", "唐诗：最常见的 16 个字", "下一个字符 b", "当前字符 a"),
-          "en": ("Shakespeare: the lowercase corner", "Tang poems: the 16 commonest characters",
-                 "next character b", "current character a")}
+matplotlib.rcParams["font.family"] = ["DejaVu Sans", "Noto Sans CJK SC"]  # then CJK
+TITLES = {
+    "zh": ("莎士比亚：小写字母这一角", "唐诗：最常见的 16 个字",
+           "下一个字符 b", "当前字符 a"),
+    "en": ("Shakespeare: the lowercase corner",
+           "Tang poems: the 16 commonest characters",
+           "next character b", "current character a"),
+}
 corners = []  # (P rows x cols, row labels, column labels)
 for corpus in (shakespeare_corpus(), poem_corpus()):
     tok, V = corpus.tokenizer, corpus.tokenizer.vocab_size
@@ -19,13 +23,15 @@ for corpus in (shakespeare_corpus(), poem_corpus()):
     if V < 1000:
         rows = tok.encode("abcdefghijklmnopqrstuvwxyz")  # (26,)
         cols = tok.encode(" ") + rows  # (27,): a space, then a-z
-    else:
-        rows = cols = [i for i in np.argsort(-model.row_sums, kind="stable") if i > 3][:16]  # no specials
-    P = model.probs(np.array(rows))[:, cols]  # corner of the (V, V) table of P(b | a)
+    else:  # the 16 commonest, no special tokens
+        order = np.argsort(-model.row_sums, kind="stable")
+        rows = cols = [i for i in order if i > 3][:16]
+    P = model.probs(np.array(rows))[:, cols]  # a corner of the (V, V) P(b | a)
     r, c = np.unravel_index(P.argmax(), P.shape)
     print(f"{corpus.name}: corner {P.shape}, largest P(b | a) = {P[r, c]:.3f} for "
           f"a = {tok.decode([rows[r]])!r}, b = {tok.decode([cols[c]])!r}")
-    corners.append((P, [tok.decode([i]) for i in rows], [tok.decode([i]) for i in cols]))
+    labels = [tok.decode([i]) for i in rows], [tok.decode([i]) for i in cols]
+    corners.append((P, *labels))
 
 docs = Path(__file__).resolve().parents[2] / "docs"
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
@@ -34,7 +40,8 @@ for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     FigureCanvasAgg(fig)
     for ax, (P, rows, cols), title in zip(fig.subplots(2, 1), corners, titles):
         im = ax.imshow(P, cmap="Blues", vmin=0, vmax=1, aspect="auto")
-        ax.set_xticks(range(len(cols)), ["␣" if c == " " else c for c in cols], fontsize=8)
+        xticks = ["␣" if c == " " else c for c in cols]
+        ax.set_xticks(range(len(cols)), xticks, fontsize=8)
         ax.set_yticks(range(len(rows)), rows, fontsize=8)
         ax.set_title(title, fontsize=10)
         ax.set_xlabel(xlabel)

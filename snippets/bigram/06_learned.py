@@ -10,22 +10,28 @@ from minigpt.data import shakespeare_corpus
 
 corpus = shakespeare_corpus()
 V = corpus.tokenizer.vocab_size
-counted = CountBigram(corpus.train, V).nll(corpus.train)  # the lowest train loss a (V, V) table can reach
+counted = CountBigram(corpus.train, V).nll(corpus.train)  # the lowest a table can reach
 model = LearnedBigram(V, rng=np.random.default_rng(0))
-print(f"LearnedBigram({V}): table.weight {model.table.weight.shape}, {model.table.weight.data.size:,} weights")
-curve = fit(model, corpus, steps=300, lr=0.3, batch_size=32, block_size=128, seed=0)  # [(step, train nll)]
+W = model.table.weight
+print(f"LearnedBigram({V}): table.weight {W.shape}, {W.data.size:,} weights")
+curve = fit(model, corpus, steps=300, lr=0.3, seed=0)  # [(step, loss on train)]
 print(f"ln V = {np.log(V):.4f}; count table, train: {counted:.4f}")
 for step, loss in curve:
     if step in (0, 10, 50, 100, 200, 300):
-        print(f"step {step:3d}  learned table, train: {loss:.4f}   - count table = {loss - counted:.4f}")
+        print(f"step {step:3d}  learned table, train: {loss:.4f}   "
+              f"- count table = {loss - counted:.4f}")
 
-matplotlib.rcParams["font.family"] = ["DejaVu Sans", "Noto Sans CJK SC"]  # Latin, then Chinese glyphs
-labels = {"zh": ("步数", "训练集上的损失（nats）", "学出来的表 − 数出来的表", "学出来的表", "数出来的表"),
-          "en": ("step", "loss on the training split (nats)", "learned − count", "learned table", "count table")}
+matplotlib.rcParams["font.family"] = ["DejaVu Sans", "Noto Sans CJK SC"]  # then CJK
+LABELS = {
+    "zh": ("步数", "训练集上的损失（nats）", "学出来的表 − 数出来的表",
+           "学出来的表", "数出来的表"),
+    "en": ("step", "loss on the training split (nats)", "learned − count",
+           "learned table", "count table"),
+}
 steps, losses = np.array(curve).T  # (31,), (31,)
 docs = Path(__file__).resolve().parents[2] / "docs"
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
-    xlabel, ylabel, gap, learned, count = labels[lang]
+    xlabel, ylabel, gap, learned, count = LABELS[lang]
     fig = Figure(figsize=(6.4, 5.2), dpi=150)
     FigureCanvasAgg(fig)
     top, bottom = fig.subplots(2, 1, sharex=True)

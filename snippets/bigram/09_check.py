@@ -14,18 +14,22 @@ pairs = Counter(zip(text, text[1:]))  # (a, b) -> n, counted by Python, not nump
 
 
 def agrees(N):
-    return all(N[tok.stoi[a], tok.stoi[b]] == n for (a, b), n in pairs.items()) and N.sum() == sum(pairs.values())
+    cells = all(N[tok.stoi[a], tok.stoi[b]] == n for (a, b), n in pairs.items())
+    return cells and N.sum() == sum(pairs.values())
 
 
-print(f"count_pairs == collections.Counter over {len(text) - 1:,} pairs: {agrees(count_pairs(corpus.train, V))}")
-print(f"  control, the table read the other way, N[b, a]: {agrees(count_pairs(corpus.train, V).T)}")
+N = count_pairs(corpus.train, V)  # (V, V)
+print(f"count_pairs == collections.Counter over {len(text) - 1:,} pairs: {agrees(N)}")
+print(f"  control, the table read the other way, N[b, a]: {agrees(N.T)}")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "layers-optim"))
-from toy import V as toy_V, floor, pairs as toy_pairs  # noqa: E402  lesson 6's four quatrains
+from toy import V as toy_V, floor, pairs as toy_pairs  # noqa: E402  lesson 6's toy
 
 x, y = toy_pairs()  # (N,), (N,)
-lesson6, ours = floor(x, y), CountBigram(np.append(x, y[-1]), toy_V).nll(np.append(x, y[-1]))
-print(f"lesson 6's floor {lesson6:.4f}, CountBigram on the same text {ours:.4f}, equal: {np.isclose(lesson6, ours)}")
+ids = np.append(x, y[-1])  # the four quatrains as one stream
+lesson6, ours = floor(x, y), CountBigram(ids, toy_V).nll(ids)
+print(f"lesson 6's floor {lesson6:.4f}, CountBigram on the same text {ours:.4f}, "
+      f"equal: {np.isclose(lesson6, ours)}")
 
 n, t = 200_000, tok.encode("t")[0]
 model = CountBigram(corpus.train, V)
@@ -34,11 +38,15 @@ tol = 4 * np.sqrt(p * (1 - p) / n)  # (V,) four standard errors of a frequency
 
 
 def counts_not_probs(rng):  # the counts row, u not scaled to its total
-    return int(np.searchsorted(np.cumsum(model.counts[t]), rng.random(), side="right"))
+    cdf = np.cumsum(model.counts[t])
+    return int(np.searchsorted(cdf, rng.random(), side="right"))
 
 
-for name, pick in (("draw(p)", lambda rng: draw(p, rng)), ("control, counts row, u in [0, 1)", counts_not_probs)):
+tries = (("draw(p)", lambda rng: draw(p, rng)),
+         ("control, counts row, u in [0, 1)", counts_not_probs))
+for name, pick in tries:
     rng = np.random.default_rng(0)
     freq = np.bincount([pick(rng) for _ in range(n)], minlength=V) / n  # (V,)
-    print(f"{name}: {n:,} draws, max |freq - P| = {np.abs(freq - p).max():.4f}, "
-          f"within 4 standard errors everywhere: {bool((np.abs(freq - p) <= tol).all())}")
+    gap = np.abs(freq - p)
+    print(f"{name}: {n:,} draws, max |freq - P| = {gap.max():.4f}, "
+          f"within 4 standard errors everywhere: {bool((gap <= tol).all())}")

@@ -8,5 +8,6 @@ V = corpus.tokenizer.vocab_size
 model = CountBigram(corpus.train, V)
 print(f"ln V = {np.log(V):.4f}")
 for alpha in (1.0, 1e2, 1e4, 1e6):
-    model.alpha = alpha  # alpha * V fake pairs per row against N[a].sum() real ones
-    print(f"alpha {alpha:>9,.0f}: train {model.nll(corpus.train):.4f}  val {model.nll(corpus.val):.4f}")
+    model.alpha = alpha  # alpha * V made-up pairs in every row
+    train, val = model.nll(corpus.train), model.nll(corpus.val)
+    print(f"alpha {alpha:>9,.0f}: train {train:.4f}  val {val:.4f}")

@@ -12,7 +12,7 @@ text = load_shakespeare()[: len(corpus.train)]
 pairs = Counter(zip(text, text[1:]))  # the check of the check section
 
 
-def no_shift(ids, V):  # the bug: b = ids[:-1] instead of ids[1:], each token "follows" itself
+def no_shift(ids, V):  # the bug: b = ids[:-1], not ids[1:]; each token follows itself
     a, b = ids[:-1], ids[:-1]
     return np.bincount(a * V + b, minlength=V * V).astype(np.int32).reshape(V, V)
 
@@ -23,7 +23,9 @@ for name, counter in (("right", right), ("no shift", no_shift)):
     model = CountBigram(corpus.train, V)
     N = model.counts
     same = all(N[tok.stoi[a], tok.stoi[b]] == n for (a, b), n in pairs.items())
-    sample = tok.decode(generate(model, tok.stoi["T"], 20, np.random.default_rng(0)))
-    print(f"{name:<9} train {model.nll(corpus.train):.3f}  val {model.nll(corpus.val):.3f}  "
+    rng = np.random.default_rng(0)
+    sample = tok.decode(generate(model, tok.stoi["T"], 20, rng))
+    train, val = model.nll(corpus.train), model.nll(corpus.val)
+    print(f"{name:<9} train {train:.3f}  val {val:.3f}  "
           f"sample {sample!r}  Counter check: {same}")
 bigram.count_pairs = right

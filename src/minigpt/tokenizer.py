@@ -13,14 +13,8 @@ SPECIALS = ("<pad>", "<bos>", "<eos>", "<sep>")
 
 
 class CharTokenizer:
-    """Maps characters to integer ids and back.
-
-    >>> tok = CharTokenizer.from_text("hello")
-    >>> tok.encode("hole")
-    [5, 7, 6, 4]
-    >>> tok.decode([1] + tok.encode("hole") + [2])
-    '<bos>hole<eos>'
-    """
+    """Maps characters to integer ids and back. For the text "hello", ids 4-7 are e, h, l, o: encode("hole")
+    is [5, 7, 6, 4], and decode([1, 5, 7, 6, 4, 2]) is "<bos>hole<eos>"."""
 
     pad_id = 0
     bos_id = 1

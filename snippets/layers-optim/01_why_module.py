@@ -1,9 +1,10 @@
 import numpy as np
 
-from functional import cross_entropy
 from optim import SGD
-from tensor import Tensor
 from toy import V, pairs
+
+from functional import cross_entropy
+from tensor import Tensor
 
 from minigpt.config import GPTConfig
 from minigpt.gpt import GPT

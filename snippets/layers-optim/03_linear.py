@@ -3,8 +3,9 @@ import math
 import numpy as np
 import torch
 
-from functional import cross_entropy
 from nn import Linear
+
+from functional import cross_entropy
 from tensor import Tensor
 
 rng = np.random.default_rng(0)

@@ -2,6 +2,7 @@ import numpy as np
 import torch
 
 from nn import LayerNorm
+
 from tensor import Tensor
 
 ln = LayerNorm(4)

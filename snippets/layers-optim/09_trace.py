@@ -1,8 +1,9 @@
 import numpy as np
 
-from functional import cross_entropy
 from optim import AdamW
 from toy import TinyLM, pairs
+
+from functional import cross_entropy
 
 x, y = pairs()
 model = TinyLM(C=16, rng=np.random.default_rng(0))

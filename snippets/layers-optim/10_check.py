@@ -2,9 +2,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from functional import cross_entropy
 from optim import SGD, AdamW
 from toy import V, TinyLM, pairs
+
+from functional import cross_entropy
 
 x, y = pairs()
 xt, yt = torch.from_numpy(x), torch.from_numpy(y)

@@ -2,9 +2,10 @@ import argparse
 
 import numpy as np
 
-from functional import cross_entropy
 from optim import SGD, AdamW
 from toy import TinyLM, floor, pairs, train
+
+from functional import cross_entropy
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--steps", type=int, default=100)

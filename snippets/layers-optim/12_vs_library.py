@@ -1,9 +1,10 @@
 import numpy as np
 
-from functional import cross_entropy
 from optim import AdamW
-from tensor import Tensor
 from toy import V, TinyLM, pairs
+
+from functional import cross_entropy
+from tensor import Tensor
 
 from minigpt import functional as lib_F
 from minigpt import nn as lib_nn

@@ -1,6 +1,7 @@
 import numpy as np
 
 from nn import LayerNorm
+
 from tensor import Tensor
 
 from minigpt import nn as lib_nn

@@ -3,6 +3,7 @@ import torch
 
 from nn import Embedding, Linear, Module, Parameter
 from optim import SGD
+
 from tensor import Tensor
 
 from minigpt import nn as lib_nn

@@ -4,9 +4,10 @@ import torch.nn.functional as F
 
 import nn
 import optim
+from toy import V, TinyLM, pairs
+
 from functional import cross_entropy
 from tensor import Tensor
-from toy import V, TinyLM, pairs
 
 x, y = pairs()
 

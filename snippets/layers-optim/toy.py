@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from functional import cross_entropy
 from nn import Embedding, LayerNorm, Linear, Module
+
+from functional import cross_entropy
 
 # --8<-- [start:data]
 TEXT = (

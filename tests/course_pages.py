@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from minigpt.lessons import lessons
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 LANGS = ("zh", "en")
@@ -49,6 +51,9 @@ ANCHOR = re.compile(r"\{\s*#([^\s}]+)\s*\}\s*$")
 LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 HTML_SRC = re.compile(r"""<(?:img|a|source|iframe)\b[^>]*\b(?:src|href)=["']([^"']+)["']""")
 INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+
+
+LESSONS = lessons(ROOT)  # in course order: mkdocs.yml's nav (minigpt.lessons)
 
 
 def pages(lang: str) -> list[str]:

@@ -164,6 +164,8 @@ def test_form_needs_a_poems_checkpoint(capsys, tmp_path):
 def test_lesson_runs_snippets_in_order(capsys, tmp_path, monkeypatch):
     folder = tmp_path / "snippets" / "demo"
     folder.mkdir(parents=True)
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nnav:\n  - 首页: index.md\n  - Part:\n      - Demo: part/demo.md\n"
+                                         "theme:\n  name: material\n", encoding="utf-8")
     (folder / "02_second.py").write_text("print('two')\n")
     (folder / "01_first.py").write_text("print('one')\n")
     (folder / "notes.txt").write_text("not a snippet\n")
@@ -186,11 +188,35 @@ def test_lesson_runs_snippets_in_order(capsys, tmp_path, monkeypatch):
     assert code == 1 and "04_broken.py failed with exit code 3" in err
 
 
-def test_every_lesson_of_the_repository_is_listed_setup_too(capsys):
+def test_lessons_are_the_nav_pages_with_scripts_in_the_navs_order(capsys, tmp_path, monkeypatch):
+    nav = ["index.md", "setup.md", "part/zeta.md", "glossary.md", "part/alpha.md", "part/unwritten.md"]
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nnav:\n" + "".join(f"  - T{i}: {p}\n" for i, p in enumerate(nav))
+                                         + "markdown_extensions:\n  - toc:\n      permalink: true\n", encoding="utf-8")
+    for slug in ("setup", "zeta", "alpha", "home"):  # home: the home page's scripts, not a lesson's
+        (tmp_path / "snippets" / slug).mkdir(parents=True)
+        (tmp_path / "snippets" / slug / "01_a.py").write_text("print(1)\n")
+    (tmp_path / "snippets" / "unwritten").mkdir()  # a folder without scripts yet
+    monkeypatch.chdir(tmp_path / "snippets")  # a folder inside the repository finds it too
+    code, out, _ = run(capsys, "lesson")
+    assert code == 0 and out == "lessons: setup, zeta, alpha\n"
+
+
+def test_lesson_outside_the_repository_is_one_clear_error(capsys, tmp_path, monkeypatch):
+    from minigpt import lessons
+
+    monkeypatch.setattr(lessons, "CHECKOUT", tmp_path)  # as if installed from a wheel
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "lesson")
+    assert code == 1 and out == ""
+    assert_one_line_error(err, "mkdocs.yml", "run this from a clone of the repository")
+
+
+def test_every_lesson_of_the_repository_is_listed_in_course_order(capsys):
     code, out, _ = run(capsys, "lesson")
     listed = out.split(":", 1)[1].replace(",", " ").split()
-    with_scripts = sorted(p.parent.name for p in (ROOT / "snippets").glob("*/[0-9][0-9]_*.py"))
-    assert code == 0 and listed == sorted(set(with_scripts)) and "setup" in listed
+    with_scripts = {p.parent.name for p in (ROOT / "snippets").glob("*/[0-9][0-9]_*.py")}
+    assert code == 0 and set(listed) == with_scripts - {"home"}  # home: index.md's scripts
+    assert listed[:2] == ["setup", "storage"] and listed.index("layers-optim") < listed.index("multi-head")
 
 
 @pytest.mark.skipif(not (Path(os.environ.get("MINIGPT_DATA", "/nonexistent")) / "tinyshakespeare").is_dir(),

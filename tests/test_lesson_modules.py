@@ -13,11 +13,31 @@ import numpy as np
 import pytest
 import torch
 
+from minigpt.lessons import lessons
+
 ROOT = Path(__file__).resolve().parents[1]
 SNIPPETS = ROOT / "snippets"
-NAMES = ("tensor", "functional", "nn", "optim", "gradcheck", "strided", "broadcast", "toy", "one_head", "bigram")
-ENGINES = ["autograd", "gradcheck", "softmax-cross-entropy"]  # lessons 3-5: a Tensor each (lesson 6 uses lesson 5's)
+LESSONS = [lesson.slug for lesson in lessons(ROOT)]  # in course order (mkdocs.yml's nav)
 MODULES = sorted(p for p in SNIPPETS.glob("*/*.py") if not re.match(r"\d\d_", p.name))
+NAMES = sorted({p.stem for p in MODULES})
+ENGINES = [slug for slug in LESSONS if (SNIPPETS / slug / "tensor.py").exists()]  # lessons 3-5: a Tensor each
+
+
+def test_the_engines_are_lessons_3_to_5_in_course_order():  # lesson 6 builds on lesson 5's
+    assert ENGINES == ["autograd", "gradcheck", "softmax-cross-entropy"]
+
+
+def test_every_snippets_folder_is_a_lessons_or_the_home_pages():
+    folders = {p.name for p in SNIPPETS.iterdir() if p.is_dir() and not p.name.startswith((".", "__"))}
+    assert folders - {"home"} == set(LESSONS), (
+        f"folders of snippets/ that are no lesson of mkdocs.yml's nav: {sorted(folders - {'home'} - set(LESSONS))}")
+
+
+def test_no_lesson_module_is_named_like_a_standard_library_module():
+    # snippets/<lesson>/ comes first on a script's sys.path: a lesson's random.py or code.py would hide
+    # the standard library's from everything the script imports
+    clashes = [f"snippets/{p.relative_to(SNIPPETS)}" for p in MODULES if p.stem in sys.stdlib_module_names]
+    assert MODULES and not clashes, f"rename these lesson modules, they hide a standard library module: {clashes}"
 
 
 def load(lesson: str, name: str):

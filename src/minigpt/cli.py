@@ -183,8 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     # lesson
     les = sub.add_parser("lesson", help="run a lesson's scripts in order",
                          description="Run snippets/<slug>/NN_*.py in order, printing a header per file. "
-                                     "Exercise answers (NN_answer_*.py) are left out unless --answers.")
-    les.add_argument("slug", nargs="?", help="lesson slug (omit to list them)")
+                                     "Exercise answers (NN_answer_*.py) are left out unless --answers. "
+                                     "Run it from the repository: the lessons are its mkdocs.yml nav's.")
+    les.add_argument("slug", nargs="?", help="lesson slug (omit to list them in course order)")
     les.add_argument("--answers", action="store_true", help="also run the exercise answers")
     return parser
 
@@ -300,23 +301,19 @@ def find_repo_folder(name: str) -> Path:
     raise FileNotFoundError(f"no {name}/ folder here or above; run this from the minigpt repository")
 
 
-def lesson_scripts(folder: Path, answers: bool = False) -> list[Path]:
-    """A lesson's scripts in page order: NN_*.py, without the exercise answers NN_answer_*.py unless asked."""
-    scripts = sorted(folder.glob("[0-9][0-9]_*.py"))
-    return scripts if answers else [p for p in scripts if not p.name[3:].startswith("answer")]
-
-
 def cmd_lesson(args) -> int:
-    root = find_repo_folder("snippets")
-    slugs = sorted(p.name for p in root.iterdir() if p.is_dir() and lesson_scripts(p))
+    from minigpt import lessons
+
+    root = lessons.repo_root()
+    slugs = [lesson.slug for lesson in lessons.lessons(root)]  # in course order
     if args.slug is None:
         print("lessons: " + (", ".join(slugs) if slugs else "(none)"))
         return 0
     if args.slug not in slugs:
         raise UsageError(f"unknown lesson {args.slug!r}; available: {', '.join(slugs) or '(none)'}")
-    for file in lesson_scripts(root / args.slug, args.answers):
-        print(f"==> {file.relative_to(root.parent)} <==", flush=True)
-        done = subprocess.run([sys.executable, str(file)], cwd=root.parent)
+    for file in lessons.scripts(root / "snippets" / args.slug, args.answers):
+        print(f"==> {file.relative_to(root)} <==", flush=True)
+        done = subprocess.run([sys.executable, str(file)], cwd=root)
         if done.returncode:
             print(f"minigpt: error: {file.name} failed with exit code {done.returncode}", file=sys.stderr)
             return EXIT_FAILURE

@@ -255,7 +255,7 @@ def test_train_and_resume_from_the_command_line(capsys, tmp_path):
 def test_help_and_the_numpy_engine_never_import_torch():
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "minigpt", "--help"], capture_output=True, text=True)
     assert done.returncode == 0 and "torch" not in done.stderr
-    numpy_side = "import sys, minigpt.gpt, minigpt.nn, minigpt.optim, minigpt.sampling, minigpt.convert, minigpt.exercises"
+    numpy_side = "import sys, minigpt.gpt, minigpt.nn, minigpt.optim, minigpt.sampling, minigpt.convert, minigpt.checks.multi_head"
     done = subprocess.run([sys.executable, "-c", numpy_side + "; print('torch' in sys.modules)"],
                           capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"

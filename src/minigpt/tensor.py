@@ -176,7 +176,8 @@ class Tensor:
         """This tensor and all it depends on, each after every tensor it was computed from.
 
         A depth-first walk with an explicit stack instead of recursion, so a graph thousands
-        of ops deep does not hit Python's recursion limit.
+        of ops deep does not hit Python's recursion limit. It reads only ``_prev``: the exercise
+        checks sort the reader's own tensors with it too.
         """
         order: list[Tensor] = []
         visited: set[int] = set()
@@ -188,7 +189,7 @@ class Tensor:
             elif id(node) not in visited:
                 visited.add(id(node))
                 stack.append((node, True))
-                stack.extend((p, False) for p in node._prev)
+                stack.extend((p, False) for p in reversed(node._prev))  # first input first
         return order
     # --8<-- [end:backward]
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigpt.checks import show
+from minigpt.tensor import Tensor as _Library
 
-def _show(a) -> str:
-    """[-2, -0.5, 0, 0.5, 1.5]: four significant digits, no numpy padding."""
-    return "[" + ", ".join(f"{v:.4g}" for v in np.ravel(np.asarray(a, dtype=np.float64))) + "]"
+# the engine's own topological sort; it follows only ._prev, so it sorts the reader's tensors too
+_topological_order = _Library._topological_order
 
 
 # --- tanh --------------------------------------------------------------------------------------------
@@ -42,8 +43,8 @@ def check_tanh(fn, Tensor) -> str:
     if not isinstance(y, Tensor):
         return f"{name}: not yet\n  {name}(x) should return a Tensor, got {type(y).__name__}"
     if y.data.shape != xs.shape or not np.allclose(y.data, t, rtol=0, atol=1e-12):
-        return (f"{name}: not yet\n  forward, x = {_show(xs)}:\n    expected tanh(x) = {_show(t)}\n"
-                f"    got      {_show(y.data)} (shape {y.data.shape})")
+        return (f"{name}: not yet\n  forward, x = {show(xs)}:\n    expected tanh(x) = {show(t)}\n"
+                f"    got      {show(y.data)} (shape {y.data.shape})")
     if y._backward is None or not any(p is x for p in y._prev):
         return (f"{name}: not yet\n  y = {name}(x) does not remember x and its _backward "
                 f"(y._prev = {len(y._prev)} tensors, y._backward = {y._backward}):\n"
@@ -51,9 +52,9 @@ def check_tanh(fn, Tensor) -> str:
 
     (y * Tensor(g)).sum().backward()
     got = x.grad
-    where = f"  L = sum(g * {name}(x)), x = {_show(xs)}, g = {_show(g)}"
+    where = f"  L = sum(g * {name}(x)), x = {show(xs)}, g = {show(g)}"
     if got is None:
-        return (f"{name}: not yet\n{where}\n    expected x.grad = g * (1 - tanh(x)**2) = {_show(want)}\n"
+        return (f"{name}: not yet\n{where}\n    expected x.grad = g * (1 - tanh(x)**2) = {show(want)}\n"
                 f"    got      x.grad = None: your _backward passed nothing to x (call x._accumulate(...))")
     got = np.asarray(got, dtype=np.float64)
     if got.shape != xs.shape or not np.allclose(got, want, rtol=1e-9, atol=1e-12):
@@ -67,8 +68,8 @@ def check_tanh(fn, Tensor) -> str:
                 hint = "\n  that is 1 - tanh(x)**2 without g: multiply by g, the gradient coming in (chain rule)"
             elif np.allclose(got, g, rtol=1e-9, atol=1e-12):
                 hint = "\n  that is g passed on unchanged: multiply it by the local derivative 1 - tanh(x)**2"
-        return (f"{name}: not yet\n{where}\n    expected x.grad = g * (1 - tanh(x)**2) = {_show(want)}\n"
-                f"    got      x.grad = {_show(got)}{hint}")
+        return (f"{name}: not yet\n{where}\n    expected x.grad = g * (1 - tanh(x)**2) = {show(want)}\n"
+                f"    got      x.grad = {show(got)}{hint}")
 
     x = Tensor(xs.copy(), requires_grad=True)
     (fn(x) + fn(x)).sum().backward()
@@ -79,8 +80,8 @@ def check_tanh(fn, Tensor) -> str:
         if got is not None and np.allclose(got, want2 / 2, rtol=1e-9, atol=1e-12):
             hint = "\n  only one of the two uses counted: add into x.grad with x._accumulate(...), never x.grad = ..."
         return (f"{name}: not yet\n  L = sum({name}(x) + {name}(x)), x used twice:\n"
-                f"    expected x.grad = 2 * (1 - tanh(x)**2) = {_show(want2)}\n    got      x.grad = "
-                f"{'None' if got is None else _show(got)}{hint}")
+                f"    expected x.grad = 2 * (1 - tanh(x)**2) = {show(want2)}\n    got      x.grad = "
+                f"{'None' if got is None else show(got)}{hint}")
     return (f"{name}: passed (tanh(x) and x.grad = g * (1 - tanh(x)**2) at {xs.size} points, "
             f"and both gradients added when x is used twice)")
 
@@ -121,22 +122,12 @@ def _deep(Tensor, n: int = 5000):
     return s, x
 
 
-def _reachable(loss) -> dict[int, object]:
-    """Every tensor loss was computed from, and loss, by id (a walk with a stack, no order implied)."""
-    seen, stack = {}, [loss]
-    while stack:
-        t = stack.pop()
-        if id(t) not in seen:
-            seen[id(t)] = t
-            stack.extend(t._prev)
-    return seen
-
-
 def _problem(order, loss, label) -> str | None:
     """What is wrong with ``order`` as a topological order of loss's graph, in words, or None."""
     if not isinstance(order, (list, tuple)):
         return f"expected a list of tensors, got {type(order).__name__}"
-    graph = _reachable(loss)
+    correct = _topological_order(loss)
+    graph = {id(t): t for t in correct}
     position: dict[int, int] = {}
     for i, t in enumerate(order):
         if id(t) not in graph:
@@ -145,7 +136,7 @@ def _problem(order, loss, label) -> str | None:
             return (f"{label(t)} appears twice (positions {position[id(t)]} and {i}): each tensor goes in once; "
                     f"remember the ones already visited")
         position[id(t)] = i
-    missing = [label(t) for t in _dfs(loss) if id(t) not in position]
+    missing = [label(t) for t in correct if id(t) not in position]
     if missing:
         shown = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more" if len(missing) > 8 else "")
         return (f"missing {shown} ({len(missing)} of {len(graph)} tensors): every tensor L was computed from "
@@ -195,7 +186,7 @@ def check_topological_order(fn, Tensor) -> str:
             return f"{name}: not yet\n  {what}\n    your order: {got or '(empty)'}\n  {problem}"
         _backward_in(list(order), loss)
         got = {k: float(t.grad) for k, t in tensors.items()}
-        _backward_in(_dfs(loss), loss)
+        _backward_in(_topological_order(loss), loss)
         want = {k: float(t.grad) for k, t in tensors.items()}
         if got != want:  # cannot happen for a valid order; said plainly if it does
             return (f"{name}: not yet\n  {what}\n    gradients in your order:   {got}\n"
@@ -215,17 +206,3 @@ def check_topological_order(fn, Tensor) -> str:
         return f"{name}: not yet\n  s = x + x + ... + x (5001 terms)\n    expected dL/dx = 5001\n    got      {float(x.grad):g}"
     return (f"{name}: passed (3 small graphs and one 5000 ops deep: each tensor once, after its parents; "
             f"backward() in this order gives the right gradients)")
-
-
-def _dfs(loss) -> list:
-    """A correct topological order, without recursion: a tensor is appended once all of its parents are."""
-    order, visited, stack = [], set(), [(loss, False)]
-    while stack:
-        t, parents_done = stack.pop()
-        if parents_done:
-            order.append(t)
-        elif id(t) not in visited:
-            visited.add(id(t))
-            stack.append((t, True))
-            stack.extend((p, False) for p in reversed(t._prev))  # first parent on top
-    return order

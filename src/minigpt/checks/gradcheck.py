@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-
-def _show(a) -> str:
-    return np.array2string(np.asarray(a, dtype=np.float64), separator=", ", formatter={"float_kind": lambda v: f"{v:.7g}"})
+from minigpt.checks import show
 
 
 def _cube_sum(a: np.ndarray) -> float:
@@ -36,7 +34,7 @@ def check_numerical_grad(fn) -> str:
     got = np.asarray(fn(_cube_sum, x.copy(), eps), dtype=np.float64)
     want = 3 * x**2
     if got.shape != x.shape:
-        return (f"{name}: not yet\n  f(x) = sum(x**3) at x = {_show(x)}: expected a gradient of shape {x.shape}, "
+        return (f"{name}: not yet\n  f(x) = sum(x**3) at x = {show(x, digits=7)}: expected a gradient of shape {x.shape}, "
                 f"got shape {got.shape}")
     if not np.allclose(got, want, rtol=0, atol=1e-5):
         hint = ""
@@ -46,8 +44,8 @@ def check_numerical_grad(fn) -> str:
             hint = "\n  that is (f(x) - f(x - eps)) / eps, a backward difference, off by about 3 x eps; use central differences"
         elif np.allclose(got, 2 * want, rtol=0, atol=1e-4):
             hint = "\n  twice the gradient: divide by 2 eps, the distance between x + eps and x - eps"
-        return (f"{name}: not yet\n  f(x) = sum(x**3) at x = {_show(x)}, eps = {eps:g}\n"
-                f"    expected 3 x**2 = {_show(want)} (within 1e-5)\n    got      {_show(got)}{hint}")
+        return (f"{name}: not yet\n  f(x) = sum(x**3) at x = {show(x, digits=7)}, eps = {eps:g}\n"
+                f"    expected 3 x**2 = {show(want, digits=7)} (within 1e-5)\n    got      {show(got, digits=7)}{hint}")
 
     x = np.array([[0.5, -1.0, 2.0], [1.5, 0.0, -2.5]])
     before = x.copy()
@@ -71,8 +69,8 @@ def check_numerical_grad(fn) -> str:
     got = np.asarray(fn(_cube_sum, x.copy(), big), dtype=np.float64)
     want = 3 * x**2 + big**2
     if not np.allclose(got, want, rtol=0, atol=1e-9):
-        return (f"{name}: not yet\n  f(x) = sum(x**3) at x = {_show(x)} with eps = {big:g}: a central difference "
-                f"is 3 x**2 + eps**2 exactly\n    expected {_show(want)}\n    got      {_show(got)}\n"
+        return (f"{name}: not yet\n  f(x) = sum(x**3) at x = {show(x, digits=7)} with eps = {big:g}: a central difference "
+                f"is 3 x**2 + eps**2 exactly\n    expected {show(want, digits=7)}\n    got      {show(got, digits=7)}\n"
                 f"  use the eps you are given")
     return (f"{name}: passed (3 x**2 within 1e-5 on shapes (3,) and {before.shape}, x left as it was, "
             f"eps = {big:g} used as given)")

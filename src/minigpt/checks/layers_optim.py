@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigpt.checks import show
+
 from minigpt.tensor import Tensor
 
 LR, MOMENTUM, STEPS = 0.1, 0.9, 4
@@ -52,10 +54,6 @@ MISTAKES = {
 }
 
 
-def _show(a: np.ndarray) -> list:
-    return np.round(np.asarray(a, dtype=np.float64), 4).tolist()
-
-
 def check_sgd_momentum(cls) -> str:
     """``cls(params, lr=0.1, momentum=0.9)`` must move the parameters as torch.optim.SGD(momentum=0.9) does."""
     name = getattr(cls, "__name__", "your optimiser")
@@ -73,7 +71,7 @@ def check_sgd_momentum(cls) -> str:
                 continue
             report = (f"{name}: not yet\n  after step {t + 1}, parameter {i} (shape {want[t][i].shape}), "
                       f"lr={LR}, momentum={MOMENTUM}:\n"
-                      f"    expected {_show(want[t][i])}\n    got      {_show(got)}")
+                      f"    expected {show(want[t][i], decimals=4)}\n    got      {show(got, decimals=4)}")
             if got.shape == before[i].shape and np.array_equal(got, before[i]):
                 return report + "\n  p did not move: step() must change p.data (p.data -= lr * buf)"
             for rule, hint in MISTAKES.items():

@@ -12,16 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigpt.checks import show
+
 from minigpt.functional import cross_entropy
 from minigpt.tensor import Tensor
-
-
-def _show(a) -> str:
-    """Rounded to 4 decimals, -0 printed as 0: [1000.6931] or 3.4076."""
-    a = np.round(np.asarray(a, dtype=np.float64), 4) + 0.0
-    if a.ndim == 0:
-        return f"{float(a):.4f}"
-    return np.array2string(a, precision=4, separator=", ", suppress_small=True, prefix="    ")
 
 
 def _reference_logsumexp(x: np.ndarray, dim: int) -> np.ndarray:
@@ -57,12 +51,12 @@ def check_logsumexp(fn) -> str:
         want = _reference_logsumexp(x, dim)
         with np.errstate(all="ignore"):
             got = np.asarray(fn(x.copy(), dim), dtype=np.float64)
-        head = f"{name}: not yet\n  {case}: logsumexp(x, dim={dim}) with x =\n    {_show(x)}\n"
+        head = f"{name}: not yet\n  {case}: logsumexp(x, dim={dim}) with x =\n    {show(x, decimals=4)}\n"
         if got.shape != want.shape:
             return head + f"  expected shape {want.shape} (dim {dim} summed away), got shape {got.shape}"
         if not np.allclose(got, want, rtol=1e-10, atol=1e-10):
             hint = _lse_hint(x, dim, want, got)
-            return (head + f"  expected {_show(want)}   ({why})\n  got      {_show(got)}"
+            return (head + f"  expected {show(want, decimals=4)}   ({why})\n  got      {show(got, decimals=4)}"
                     + (f"\n  hint: {hint}" if hint else ""))
     return f"{name}: passed ({len(_LSE_CASES)} cases, logits of +-1000 included)"
 
@@ -90,7 +84,7 @@ def _ce_hint(logits: np.ndarray, targets: np.ndarray, want: np.ndarray, got: np.
     sums = got.sum(axis=1)
     if not np.allclose(sums, 0.0, atol=1e-9):
         return (f"each row of the gradient sums to 0 (softmax sums to 1, the one-hot too); "
-                f"row 0 of yours sums to {_show(sums[0])}")
+                f"row 0 of yours sums to {show(sums[0], decimals=4)}")
     return ""
 
 
@@ -109,8 +103,8 @@ def check_cross_entropy_grad(fn) -> str:
         if not np.allclose(got, want, rtol=1e-8, atol=1e-12):
             row = int(np.argmax(~np.isclose(got, want, rtol=1e-8, atol=1e-12).all(axis=1)))
             hint = _ce_hint(logits, targets, want, got)
-            return (head + f"  row {row} (target {targets[row]}), logits {_show(logits[row])}:\n"
-                    f"    expected {_show(want[row])}   ((softmax - one_hot) / {N})\n"
-                    f"    got      {_show(got[row])}"
+            return (head + f"  row {row} (target {targets[row]}), logits {show(logits[row], decimals=4)}:\n"
+                    f"    expected {show(want[row], decimals=4)}   ((softmax - one_hot) / {N})\n"
+                    f"    got      {show(got[row], decimals=4)}"
                     + (f"\n  hint: {hint}" if hint else ""))
     return f"{name}: passed ({len(_CE_CASES)} cases, logits of 1000 included)"

@@ -1,15 +1,15 @@
-"""Automatic checks for the lessons' exercises.
+"""Checks for lesson 12 (``attention/multi-head``): the reader's ``split_heads``.
 
-A reader's function goes in; a short report comes out, ``"<name>: passed ..."`` or ``"<name>: not yet"``
-followed by what was expected and what the function gave, in the terms of the lesson. The checks catch
-no exception: an error raised by the reader's code reaches the reader with its own traceback, because it
-says more about their bug than any summary would.
+``check_split_heads(fn)`` feeds ``fn`` a tensor whose every number says where it came from and returns
+one report: ``"<name>: passed ..."``, or ``"<name>: not yet"`` with the first row that differs, as expected
+vs got and which token and channels those numbers are. Errors raised by ``fn`` are not caught.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from minigpt.checks import show
 from minigpt.gpt import split_heads
 from minigpt.tensor import Tensor
 
@@ -38,12 +38,6 @@ def _describe(values: np.ndarray, B: int, T: int, C: int) -> str:
     return ", ".join(f"(seq {bi}, token {ti}, ch {ci})" for bi, ti, ci in zip(b, t, c))
 
 
-def _show(values: np.ndarray) -> list:
-    """Whole numbers as ints, anything else rounded: [100, 101, 102, 103] rather than [100.0, ...]."""
-    v = np.asarray(values, dtype=np.float64)
-    return v.astype(np.int64).tolist() if np.all(v == np.round(v)) else np.round(v, 3).tolist()
-
-
 def check_split_heads(fn) -> str:
     """``fn(x, n_head)`` must turn x (B, T, C) into (B, nh, T, hs), with row ``[b, h, t]`` holding channels
     h*hs .. (h+1)*hs - 1 of token t of sequence b, exactly as ``minigpt.gpt.split_heads`` does.
@@ -66,6 +60,6 @@ def check_split_heads(fn) -> str:
         expected, got = want.data[b, h, t], y.data[b, h, t]
         if not np.array_equal(expected, got):
             return (f"{name}: not yet\n  y[{b}, {h}, {t}] (sequence {b}, head {h}, token {t}):\n"
-                    f"    expected {_show(expected)} = {_describe(expected, B, T, C)}\n"
-                    f"    got      {_show(got)} = {_describe(got, B, T, C)}")
+                    f"    expected {show(expected, decimals=3)} = {_describe(expected, B, T, C)}\n"
+                    f"    got      {show(got, decimals=3)} = {_describe(got, B, T, C)}")
     return f"{name}: passed (x {(B, T, C)} -> {tuple(y.shape)}, all {y.numel()} numbers where they belong)"

@@ -1,4 +1,4 @@
-"""minigpt.exercises: a starter fails its check, the answer passes it, and every report says expected vs got."""
+"""minigpt.checks.multi_head: a starter fails its check, the answer passes it, and every report says expected vs got."""
 
 import contextlib
 import io
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from minigpt.exercises import check_split_heads
+from minigpt.checks.multi_head import check_split_heads
 from minigpt.gpt import split_heads
 from minigpt.tensor import Tensor
 
@@ -60,7 +60,7 @@ def test_numbers_that_did_not_come_from_x_are_called_so():
 
     report = check_split_heads(scaled)
     assert "expected [0, 1, 2, 3] = token 0 of sequence 0, channels 0..3" in report
-    assert "got      [0.0, 0.5, 1.0, 1.5] = numbers that are not in x" in report
+    assert "got      [0, 0.5, 1, 1.5] = numbers that are not in x" in report
 
 
 def test_values_from_the_wrong_places_are_listed():

@@ -1,12 +1,12 @@
 """Run the course pages (docs/**/*.md) and README.md as tests, the way a reader runs them.
 
-Every page gives one ``conventions`` test (tests/course_pages.py says what it checks) and one test per
+Every page gives one ``conventions`` test (tools/course_pages.py says what it checks) and one test per
 code block, named after the page line and what it includes:
 
     docs/zh/attention/multi-head.md::L42[snippets/multi-head/02_split_heads.py]
 
 A script block runs as ``python snippets/<lesson>/NN_what.py`` from the repository root would, in a process
-of its own (a fork of a warm interpreter that has imported numpy and torch: tests/fork_server.py); a shell
+of its own (a fork of a warm interpreter that has imported numpy and torch: tools/fork_server.py); a shell
 block runs under ``bash -euo pipefail``. Each distinct command runs once per session, in
 parallel (MINIGPT_PAGE_JOBS processes, default: one per CPU), and every page that shows it (both
 languages) is compared with that one output. A shown block (a section of a lesson module or of src/) is
@@ -18,16 +18,13 @@ This file lives at the repository root on purpose: a conftest.py under docs/ wou
 from __future__ import annotations
 
 import os
-import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+import course_pages  # tools/, on the path by pyproject.toml's pythonpath
 import pytest
 
 ROOT = Path(__file__).resolve().parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-import course_pages  # noqa: E402
 
 TIMEOUT = int(os.environ.get("MINIGPT_BLOCK_TIMEOUT", "300"))
 _site: course_pages.Site | None = None

@@ -4,7 +4,7 @@
     python benchmarks/site.py --site DIR       # measure a site built already (--prefix: its folder)
 
 Each page is opened in headless Chromium with an empty cache and served like GitHub Pages
-(tests/browser/server.py); "bytes" is what the server sent until the page was ready and the
+(tools/browser/server.py); "bytes" is what the server sent until the page was ready and the
 network quiet, "gzip" what GitHub Pages would send compressed. A benchmark, not a test: the
 targets (issue 9) are printed beside the numbers. Needs `make browser-deps`.
 """
@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tools"))  # the browser helpers
 
 from browser import build, chromium  # noqa: E402
 from browser.server import SiteServer  # noqa: E402

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tools"))  # the browser helpers
 
 from browser import build, chromium  # noqa: E402
 from browser.server import SiteServer  # noqa: E402

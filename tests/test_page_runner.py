@@ -1,4 +1,4 @@
-"""The page runner (tests/course_pages.py + conftest.py) does what it promises, on small pages written to a
+"""The page runner (tools/course_pages.py + conftest.py) does what it promises, on small pages written to a
 temporary project with the same snippet settings as the real mkdocs.yml."""
 
 from __future__ import annotations
@@ -139,10 +139,10 @@ def test_one_command_runs_once_and_both_languages_are_checked_against_it(tmp_pat
     project(tmp_path, page, files, name="docs/en/p.md")
     project(tmp_path, page.replace("2 + 2 = 4", "2 + 2 = 5") + "\n'''py\nprint(1)\n'''\n", files, name="docs/zh/p.md")
     shutil.copy(ROOT / "conftest.py", tmp_path / "conftest.py")
-    (tmp_path / "tests").mkdir()
+    (tmp_path / "tools").mkdir()
     for helper in ("course_pages.py", "fork_server.py"):
-        shutil.copy(ROOT / "tests" / helper, tmp_path / "tests" / helper)
-    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n")
+        shutil.copy(ROOT / "tools" / helper, tmp_path / "tools" / helper)
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\npythonpath = tools\n")
     proc = subprocess.run([sys.executable, "-m", "pytest", "-rA", "docs"], cwd=tmp_path, capture_output=True,
                           text=True, timeout=300, env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST")})
     out = proc.stdout
@@ -163,7 +163,7 @@ RAISES = "import torch\n\n\ndef f():\n    raise ValueError('from the script')\n\
 
 
 def test_a_forked_script_behaves_as_python_would_run_it(tmp_path, monkeypatch):
-    """Scripts run in forks of a warm interpreter (tests/fork_server.py); what they see must be what
+    """Scripts run in forks of a warm interpreter (tools/fork_server.py); what they see must be what
     `python snippets/...` from the root shows them, and unseeded randomness must still differ per run."""
     site, _ = project(tmp_path, "# T { #t }\n", {"snippets/demo/01_probe.py": PROBE, "snippets/demo/02_raise.py": RAISES})
     key = ("script", "snippets/demo/01_probe.py")

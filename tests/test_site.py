@@ -1,6 +1,6 @@
 """The site builds with `mkdocs build --strict`, and the built pages are what a reader should get.
 
-One strict build per session (`make build` into a temporary folder, tests/browser/build.py) is shared
+One strict build per session (`make build` into a temporary folder, tools/browser/build.py) is shared
 by every check here and by the browser tests (tests/test_browser.py).
 """
 

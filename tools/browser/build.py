@@ -12,10 +12,9 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parents[2]
-DOCS = ROOT / "docs"
-LANGS = ("zh", "en")  # zh is the default language, served at the site root; en under en/
-# Built as published on GitHub Pages: a project page lives in a folder named after the repository.
+from course_pages import DOCS, LANGS, LESSONS, ROOT, pages  # noqa: F401  (the page list, here too)
+
+# zh (LANGS[0]) is served at the site root, en under en/. Built as published on GitHub Pages: a project page lives in a folder named after the repository.
 SITE_URL = "http://127.0.0.1:8000/minigpt/"
 
 
@@ -38,11 +37,6 @@ def site_path() -> str:
     return urlsplit(SITE_URL).path
 
 
-def pages(lang: str) -> list[str]:
-    """Every page of a language, relative to docs/<lang>/, sorted."""
-    return sorted(p.relative_to(DOCS / lang).as_posix() for p in (DOCS / lang).rglob("*.md"))
-
-
 def page_url(lang: str, page: str) -> str:
     """Where docs/<lang>/<page> is in the site, relative to its root (use_directory_urls)."""
     stem = re.sub(r"(^|/)index$", "", page[: -len(".md")])
@@ -50,11 +44,8 @@ def page_url(lang: str, page: str) -> str:
 
 
 def lessons(lang: str) -> list[str]:
-    """Pages inside a part's folder (docs/<lang>/<part>/<lesson>.md), in the nav's order when the
-    nav lists them, else sorted."""
-    order = re.findall(r":\s*([\w./-]+\.md)\s*$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
-    found = [p for p in pages(lang) if "/" in p]
-    return sorted(found, key=lambda p: (order.index(p) if p in order else len(order), p))
+    """The lessons of a part (docs/<lang>/<part>/<lesson>.md) in course order, from course_pages' list."""
+    return [lesson.page for lesson in LESSONS if "/" in lesson.page and (DOCS / lang / lesson.page).is_file()]
 
 
 def first_lesson_of_each_part(lang: str) -> list[str]:

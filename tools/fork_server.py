@@ -1,7 +1,7 @@
 """A warm interpreter that runs each page script in a fork of its own, as ``python <script>`` would.
 
 Importing torch takes seconds and most page scripts import it: the page runner starts this server once
-per worker (``python tests/fork_server.py torch`` imports numpy and torch first, ``... numpy`` only
+per worker (``python tools/fork_server.py torch`` imports numpy and torch first, ``... numpy`` only
 numpy) and sends it one JSON line per script: ``{"path": "snippets/x/01_y.py", "timeout": 300}``, relative
 to the server's working directory, the repository root. The server forks; the child runs the script as
 ``__main__`` with its folder first on ``sys.path``, ``sys.argv == [path]``, stdin empty, stdout and stderr

@@ -310,7 +310,7 @@ _servers = threading.local()  # per runner thread: {(root, flavour): fork server
 
 
 def _fork_server(root: Path, flavour: str) -> subprocess.Popen:
-    """This thread's warm interpreter for ``root`` (tests/fork_server.py), started on first use."""
+    """This thread's warm interpreter for ``root`` (tools/fork_server.py), started on first use."""
     servers = _servers.__dict__.setdefault("by_key", {})
     server = servers.get((root, flavour))
     if server is None or server.poll() is not None:
@@ -323,7 +323,7 @@ def _fork_server(root: Path, flavour: str) -> subprocess.Popen:
 def run(key: tuple[str, str], root: Path, timeout: int = 300) -> subprocess.CompletedProcess:
     """Run one script (``python path``) or one shell block from ``root`` in a process of its own, with this
     venv first on PATH, as a reader's activated venv would. A script runs in a fork of a warm interpreter
-    (tests/fork_server.py; one that has imported torch if the script names it), so that torch's import is
+    (tools/fork_server.py; one that has imported torch if the script names it), so that torch's import is
     paid once per worker, not once per script; MINIGPT_PAGE_FORK=0 starts ``python path`` afresh instead."""
     kind, what = key
     argv = [sys.executable, what] if kind == "script" else ["bash", "-euo", "pipefail", "-c", what]

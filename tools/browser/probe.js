@@ -1,5 +1,5 @@
 // What a reader's browser shows on a page once it is ready, measured in the page. Evaluated by
-// tests/browser/visit.py; returns plain data, and the tests judge it. Diagrams are drawn by Material
+// tools/browser/visit.py; returns plain data, and the tests judge it. Diagrams are drawn by Material
 // inside closed shadow roots: the init script in visit.py keeps each one in window.__shadowRoots.
 () => {
   const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;

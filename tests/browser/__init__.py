@@ -1,2 +1,0 @@
-"""Helpers for the tests that look at the built site in a real browser (tests/test_browser.py):
-one strict build per session, a static server that behaves like GitHub Pages, headless Chromium."""

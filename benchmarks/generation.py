@@ -50,3 +50,15 @@ def bench_generate(new_tokens: int = 256, checkpoint: str | None = "runs/poems-c
     c = model.config
     return {"shape": f"{c.n_layer} layers, {c.n_head} heads, {c.n_embd} wide, context {c.block_size}, "
                      f"vocab {c.vocab_size} ({source})", "rows": rows}
+
+
+def report(say, options) -> None:
+    """The [generate] section of minigpt bench."""
+    r = bench_generate(checkpoint=options.poems_checkpoint)
+    say(f"\n[generate] greedy, batch 1, from <bos>; {r['shape']}")
+    for row in r["rows"]:
+        past = row["new_tokens"] - row["context"]  # steps whose context (prompt <bos> + tokens) overflows
+        note = f" (the last {past} steps slide the window: the cache is rebuilt each)" if past > 0 else ""
+        say(f"  {row['new_tokens']:4d} new tokens: KV cache {row['cached_tok_s']:8,.0f} tok/s, "
+            f"no cache {row['uncached_tok_s']:8,.0f} tok/s, {row['speedup']:.2f}x; "
+            f"identical tokens: {row['identical']}{note}")

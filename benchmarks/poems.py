@@ -11,6 +11,7 @@ model at temperature 1. ``python benchmarks/poems.py`` compares ways of placing 
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from dataclasses import dataclass
@@ -171,6 +172,39 @@ def compare_keyword_methods(checkpoint: str = "runs/poems-cpu", samples: int = 1
 
     model, tokenizer, _ = load_model(checkpoint)
     return write_poems(model, tokenizer, sample_prompts(poem_corpus(), samples)[0], (FREE, *boosts))
+
+
+def report(say, options) -> None:
+    """The [poems] section of minigpt bench."""
+    from minigpt.checkpoint import resolve
+
+    if not resolve(options.poems_checkpoint).is_file():
+        say(f"\n[poems] skipped: no checkpoint at {resolve(options.poems_checkpoint)} "
+            f"(train one: minigpt train --preset poems-cpu)")
+    else:
+        r = bench_poems(options.poems_checkpoint, samples=options.samples)
+        say(f"\n[poems] {r['checkpoint']} after {r['step']} steps")
+        say(f"  validation loss {r['val_loss']:.4f} nats/char over {r['val_tokens']:,} tokens "
+            f"(perplexity {math.exp(r['val_loss']):.1f})")
+        passed = f" ({r['skipped']} passed over: --strict refuses their keywords)" if r["skipped"] else ""
+        say(f"  {r['samples']} samples at temperature {r['temperature']}, as many per form, from validation poems' "
+            f"forms and keywords{passed}; sample i with seed i, batch 1; NLL: the model's loss on its poem")
+        say(f"  {'':<11}{'form':>7}{'rhyme':>8}{'tone share':>12}{'keywords':>10}{'NLL/token':>11}{'tokens/s':>10}")
+        free, strict, real = r["free"]["all"], r["strict"]["all"], r["baseline"]
+        for name, m in (("free", free), ("--strict", strict)):
+            slower = f"  ({free['tokens_per_s'] / m['tokens_per_s']:.2f}x slower)" if m is strict else ""
+            say(f"  {name:<11}{m['form']:>7.1%}{m['rhyme']:>8.1%}{m['tone_share']:>12.3f}{m['keywords']:>10.1%}"
+                f"{m['nll']:>11.3f}{m['tokens_per_s']:>10,.0f}{slower}")
+        say(f"  {'real poems':<11}{real['form']:>7.1%}{real['rhyme']:>8.1%}{real['tone_share']:>12.3f}"
+            f"{'(own)':>10}")
+        hit = all(strict[k] == 1.0 for k in ("form", "rhyme", "keywords"))
+        say(f"  --strict targets: form, rhyme, keywords 100%: {say.mark(hit)}; tone share >= real poems: "
+            f"{say.mark(strict['tone_share'] >= real['tone_share'])}")
+        say("  rhyme / tone share by form (free, --strict, real): " + "; ".join(
+            f"{f} {r['free'][f]['rhyme']:.0%}/{r['free'][f]['tone_share']:.2f}, "
+            f"{r['strict'][f]['rhyme']:.0%}/{r['strict'][f]['tone_share']:.2f}, "
+            f"{b['rhyme']:.0%}/{b['tone_share']:.2f}" for f, b in r["baseline_by_form"].items()))
+        say(f"  ({r['seconds']:.0f} s)")
 
 
 if __name__ == "__main__":

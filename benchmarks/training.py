@@ -16,6 +16,14 @@ import time
 
 import torch
 
+# targets from the project's issues, printed next to the measurements
+TARGET_TOKENS_PER_S = 36_000
+TARGET_VAL_LOSS = 1.80
+TARGET_WALL_S = 60.0
+TARGET_RSS_MIB = 400
+NANOGPT_MS_PER_STEP = 23.5  # nanoGPT's laptop config on a 2-core machine of this kind (TOOLCHAIN.md)
+NANOGPT_VAL_LOSS = 1.886
+
 
 def peak_rss_mib() -> float:
     """This process's peak resident memory in MiB (ru_maxrss: KiB on Linux, bytes on macOS)."""
@@ -62,6 +70,32 @@ def bench_shakespeare(steps: int = 200, full: bool = False, threads: int | None 
     if full:
         out["full"] = _run_worker(["shakespeare", *extra])
     return out
+
+
+def report(say, options) -> None:
+    """The [shakespeare] section of minigpt bench."""
+    r = bench_shakespeare(full=options.full, threads=options.threads)
+    q = r["quick"]
+    say(f"\n[shakespeare] shakespeare-cpu preset (4 layers, 4 heads, 128 wide, context 64, batch 12), "
+        f"{q['threads']} torch threads, fresh process each")
+    for row in (q, r["quick_fp32"]) if "quick_fp32" in r else (q,):
+        say(f"  {row['steps']} steps, {row['dtype']:>8}: {row['ms_per_step']:.2f} ms/step, "
+            f"{row['tokens_per_s']:,.0f} tokens/s (target >= {TARGET_TOKENS_PER_S:,}: "
+            f"{say.mark(row['tokens_per_s'] >= TARGET_TOKENS_PER_S)}); nanoGPT (float32) {NANOGPT_MS_PER_STEP} "
+            f"ms/step -> {NANOGPT_MS_PER_STEP / row['ms_per_step']:.2f}x its speed")
+    say(f"  (the preset's dtype is 'auto': {q['dtype']} on this CPU)")
+    say(f"  peak RSS {q['peak_rss_mib']:.0f} MiB (target <= {TARGET_RSS_MIB}: "
+        f"{say.mark(q['peak_rss_mib'] <= TARGET_RSS_MIB)})")
+    if "full" in r:
+        f = r["full"]
+        say(f"  full run, {f['steps']} steps, {f['dtype']}: val loss {f['val_loss']:.4f} (target <= {TARGET_VAL_LOSS}: "
+            f"{say.mark(f['val_loss'] <= TARGET_VAL_LOSS)}; nanoGPT {NANOGPT_VAL_LOSS}), "
+            f"training {f['train_elapsed_s']:.1f} s (target <= {TARGET_WALL_S:g}: "
+            f"{say.mark(f['train_elapsed_s'] <= TARGET_WALL_S)}), process {f['process_wall_s']:.1f} s, "
+            f"{f['tokens_per_s']:,.0f} tokens/s, {f['ms_per_step']:.2f} ms/step, "
+            f"peak RSS {f['peak_rss_mib']:.0f} MiB")
+    else:
+        say("  (add --full for the whole 2000-step run: validation loss and wall time, about a minute)")
 
 
 if __name__ == "__main__":

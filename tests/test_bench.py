@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -42,3 +44,38 @@ def test_minigpt_bench_hands_its_arguments_to_the_benchmarks():
     assert done.returncode == 0 and "engine, shakespeare, generate, poems" in done.stdout
     done = subprocess.run([sys.executable, "-m", "minigpt", "bench", "nope"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2 and "unknown section(s) nope" in done.stderr
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--threads", "-1"], "argument --threads: expected a positive integer, got '-1'"),
+    (["--threads", "two"], "argument --threads: expected a positive integer, got 'two'"),
+    (["--samples", "0"], "argument --samples: expected a positive integer, got '0'"),
+    (["engine", "nope"], "unknown section(s) nope; choose from engine, shakespeare, generate, poems"),
+])
+def test_bad_arguments_are_one_line_errors_before_anything_runs(capsys, argv, says):
+    import run
+
+    with pytest.raises(SystemExit) as exit_:
+        run.main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("minigpt bench: error: ") and says in err, err
+
+
+def test_every_section_is_a_module_with_a_report_and_a_new_one_is_one_file_and_one_entry(capsys, tmp_path,
+                                                                                         monkeypatch):
+    import importlib
+
+    import run
+
+    for name, section in run.SECTIONS.items():
+        assert callable(importlib.import_module(section.module).report), name
+    assert run.DEFAULT_SECTIONS == ("engine", "shakespeare", "generate")  # poems needs a trained checkpoint
+    (tmp_path / "tiny_bench.py").write_text(
+        "def report(say, options):\n    say(f'[tiny] samples {options.samples}: ' + say.mark(True))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(run.SECTIONS, "tiny", run.Section("tiny_bench", False, "a benchmark added in a test"))
+    assert "tiny" in run.build_parser().format_help()
+    assert run.main(["tiny", "--samples", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("minigpt bench on ") and out[1:] == ["[tiny] samples 3: ok"]

@@ -54,6 +54,11 @@ def load(lesson: str, name: str):
         sys.modules.update(saved)
 
 
+def defined_in(cls) -> str:
+    """The lesson module a class comes from, as <lesson>/<name>.py."""
+    return Path(cls.backward.__code__.co_filename).relative_to(SNIPPETS).as_posix()
+
+
 def rand(seed, *shape, positive=False):
     a = np.random.default_rng(seed).standard_normal(shape)
     return np.abs(a) + 0.5 if positive else a
@@ -152,8 +157,7 @@ def test_lesson_2_broadcasting_and_batched_matmul_agree_with_numpy():
 
 def test_lesson_4_gradcheck_passes_right_gradients_and_catches_a_wrong_one():
     gc = load("gradcheck", "gradcheck")
-    tensor = sys.modules.get("tensor")  # gradcheck.py's own Tensor, lesson 4's
-    assert tensor is None
+    assert defined_in(gc.Tensor) == "gradcheck/tensor.py"  # lesson 4's own engine, beside it
     assert gc.gradcheck(lambda x, w: (x @ w).tanh().mean(), rand(0, 2, 3, 4), rand(1, 4, 5)) < 1e-8
     wrong = gc.Tensor.tanh
 
@@ -197,7 +201,9 @@ def test_lesson_5_cross_entropy_matches_torch_and_survives_huge_logits():
     ref.backward()
     np.testing.assert_allclose(loss.data, ref.item(), rtol=1e-12)
     np.testing.assert_allclose(x.grad, t.grad.numpy(), rtol=1e-10, atol=1e-14)
-    assert tensor.Tensor is not None
+    assert defined_in(functional.Tensor) == "softmax-cross-entropy/tensor.py"  # built on lesson 5's engine
+    assert loss._op == "cross_entropy" and loss._prev == (x,)  # one fused node, straight from the logits
+    assert not hasattr(load("gradcheck", "tensor").Tensor, "softmax") and hasattr(tensor.Tensor, "softmax")
     with pytest.raises(ValueError, match="integer targets"):
         functional.cross_entropy(x, np.array([0.5, 1, 2, 3]))
     with pytest.raises(ValueError, match="target -1 is out of range for 7 classes"):
@@ -232,7 +238,7 @@ def test_lesson_6_layers_and_optimisers_agree_with_torch_and_the_library():
 
     nn, optim = load("layers-optim", "nn"), load("layers-optim", "optim")
     Tensor = nn.Tensor
-    assert Path(Tensor.backward.__code__.co_filename) == SNIPPETS / "softmax-cross-entropy" / "tensor.py"  # not a copy
+    assert defined_in(Tensor) == "softmax-cross-entropy/tensor.py"  # lesson 5's engine, not a copy
     rng = np.random.default_rng(0)
     ours = {"lin": nn.Linear(4, 3, rng=rng), "ln": nn.LayerNorm(3), "emb": nn.Embedding(6, 4, rng=rng)}
     lib = {"lin": lib_nn.Linear(4, 3).to(np.float64), "ln": lib_nn.LayerNorm(3).to(np.float64),

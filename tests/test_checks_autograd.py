@@ -104,7 +104,7 @@ def test_check_topological_order_passes_the_engines_order_built_with_a_stack(Ten
     (no_visited, "appears twice"),
     (breadth_first, "before its parent"),
     (lambda loss: loss._topological_order(), "raised RecursionError"),  # lesson 3's own order recurses
-    (lambda loss: stack_order(loss)[1:], "missing a (1 of 7 tensors)"),
+    (lambda loss: stack_order(loss)[1:], "missing d (1 of 7 tensors)"),  # the engine walks the last input first: d
     (lambda loss: {t for t in stack_order(loss)}, "expected a list of tensors, got set"),
 ], ids=["empty", "loss first", "no visited", "breadth first", "recursive", "a leaf missing", "a set"])
 def test_check_topological_order_fails_a_wrong_order_and_says_what_is_wrong(wrong, hint):

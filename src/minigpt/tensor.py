@@ -189,7 +189,7 @@ class Tensor:
             elif id(node) not in visited:
                 visited.add(id(node))
                 stack.append((node, True))
-                stack.extend((p, False) for p in reversed(node._prev))  # first input first
+                stack.extend((p, False) for p in node._prev)
         return order
     # --8<-- [end:backward]
 

@@ -12,13 +12,27 @@ avoid, so it is reported as such.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from minigpt.checks import show
 from minigpt.tensor import Tensor as _Library
 
-# the engine's own topological sort; it follows only ._prev, so it sorts the reader's tensors too
-_topological_order = _Library._topological_order
+def _topological_order(loss) -> list:
+    """The engine's own topological sort (it follows only ._prev, so it sorts the reader's tensors too),
+    walked over stand-ins whose inputs are reversed: a report then lists a node's inputs first to last,
+    as the page draws the graph, while the engine keeps the order its gradients are summed in."""
+    stand_ins: dict[int, SimpleNamespace] = {}
+    todo = [loss]
+    while todo:
+        node = todo.pop()
+        if id(node) not in stand_ins:
+            stand_ins[id(node)] = SimpleNamespace(node=node, _prev=())
+            todo.extend(node._prev)
+    for s in stand_ins.values():
+        s._prev = tuple(stand_ins[id(p)] for p in reversed(s.node._prev))
+    return [s.node for s in _Library._topological_order(stand_ins[id(loss)])]
 
 
 # --- tanh --------------------------------------------------------------------------------------------

@@ -485,3 +485,34 @@ def test_lesson_10_one_head_matches_torchs_attention_values_and_gradients():
     np.testing.assert_allclose(y.data, yt.detach().numpy(), rtol=1e-12, atol=1e-12)
     for name, p in head.named_parameters():
         np.testing.assert_allclose(p.grad, w[name].grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_lesson_13_post_norm_and_no_residual_blocks_match_torch():
+    from minigpt import gpt_torch
+    from minigpt.config import GPTConfig
+    from minigpt.tensor import Tensor
+
+    variants = load("block", "block_variants")
+    config = GPTConfig()
+    rng = np.random.default_rng(0)
+    ref = gpt_torch.Block(config).double()
+    state = {name: rng.normal(0.0, 0.3, tuple(p.shape)) for name, p in ref.state_dict().items()}
+    ref.load_state_dict({name: torch.from_numpy(a) for name, a in state.items()})
+    x = rng.standard_normal((2, 6, config.n_embd))
+
+    def post_norm(t):
+        h = ref.ln_1(t + ref.attn(t))
+        return ref.ln_2(h + ref.mlp(h))
+
+    def no_residual(t):
+        return ref.mlp(ref.ln_2(ref.attn(ref.ln_1(t))))
+
+    for cls, torch_forward in ((variants.PostNormBlock, post_norm), (variants.NoResidualBlock, no_residual)):
+        ours = cls(config, np.random.default_rng(1)).to(np.float64)
+        ours.load_state_dict(state)
+        xo, xt = Tensor(x, requires_grad=True), torch.from_numpy(x).requires_grad_()
+        y, yt = ours(xo), torch_forward(xt)
+        (y * y).sum().backward()
+        yt.pow(2).sum().backward()
+        np.testing.assert_allclose(y.data, yt.detach().numpy(), atol=1e-10, err_msg=cls.__name__)
+        np.testing.assert_allclose(xo.grad, xt.grad.numpy(), atol=1e-10, err_msg=cls.__name__)

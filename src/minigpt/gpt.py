@@ -121,6 +121,7 @@ class MultiHeadAttention(Module):
     # --8<-- [end:mha_forward]
 
 
+# --8<-- [start:mlp]
 class MLP(Module):
     """Position-wise feed-forward: widen to 4C, GELU, back to C."""
 
@@ -134,8 +135,10 @@ class MLP(Module):
     def forward(self, x: Tensor) -> Tensor:
         h = self.c_fc(x).gelu()  # (B, T, 4C)
         return self.dropout(self.c_proj(h))  # (B, T, C)
+# --8<-- [end:mlp]
 
 
+# --8<-- [start:block]
 class Block(Module):
     """Pre-norm Transformer block: x + attn(ln_1(x)), then x + mlp(ln_2(x))."""
 
@@ -149,6 +152,7 @@ class Block(Module):
     def forward(self, x: Tensor, kv_cache=None, start: int = 0) -> Tensor:
         x = x + self.attn(self.ln_1(x), kv_cache, start)  # (B, T, C)
         return x + self.mlp(self.ln_2(x))  # (B, T, C)
+# --8<-- [end:block]
 
 
 class GPT(Module):

@@ -6,7 +6,7 @@ from minigpt.gpt import GPT
 
 tok = poem_corpus().tokenizer
 line = "床前明月光疑是地上霜"
-order = [4, 2, 7, 0, 5, 1, 8, 3, 6, 9]  # a permutation that keeps the last character in place
+order = [4, 2, 7, 0, 5, 1, 8, 3, 6, 9]  # a permutation; the last character stays last
 shuffled = "".join(line[i] for i in order)
 print("line    :", line)
 print("shuffled:", shuffled)
@@ -21,7 +21,8 @@ for n_layer in (1, 2):
     model = GPT(GPTConfig(vocab_size=tok.vocab_size, n_layer=n_layer), seed=0)
     rng = np.random.default_rng(1)
     # weights larger than the init: attention weights far from uniform
-    model.load_state_dict({name: rng.normal(0.0, 0.3, a.shape) for name, a in model.state_dict().items()})
+    state = model.state_dict()
+    model.load_state_dict({k: rng.normal(0.0, 0.3, a.shape) for k, a in state.items()})
     for label in ("with wpe", "wpe = 0"):
         if label == "wpe = 0":
             model.wpe.weight.data[:] = 0.0

@@ -9,7 +9,10 @@ print(f"{'name':<22}{'shape':<11}numbers")
 for name, p in block.named_parameters():
     print(f"{name:<22}{str(p.shape):<11}{p.numel():>7,}")
 C = config.n_embd
-count = {part: sum(p.numel() for p in getattr(block, part).parameters()) for part in ("ln_1", "attn", "ln_2", "mlp")}
+parts = ("ln_1", "attn", "ln_2", "mlp")
+count = {part: sum(p.numel() for p in getattr(block, part).parameters())
+         for part in parts}
 total = sum(count.values())
 print("  ".join(f"{part} {n:,}" for part, n in count.items()), f" total {total:,}")
-print(f"formula 12*C*C + 13*C = {12 * C * C + 13 * C:,}; the MLP holds {count['mlp'] / total:.1%}")
+print(f"formula 12*C*C + 13*C = {12 * C * C + 13 * C:,};",
+      f"the MLP holds {count['mlp'] / total:.1%}")

@@ -14,7 +14,8 @@ x = np.random.default_rng(1).standard_normal((1, 6, 64)).astype(np.float32)  # (
 x2 = x.copy()
 x2[0, 3] += 1.0  # change position 3 only
 moved = np.abs(mlp(Tensor(x2)).data - mlp(Tensor(x)).data).max(axis=-1)[0]  # (T,)
-print("x changed at position 3 only; largest change of mlp(x) at positions 0..5:", np.round(moved, 3))
+print("x changed at position 3 only;")
+print("largest change of mlp(x) at positions 0..5:", np.round(moved, 3))
 
 for name, f in (("relu", Tensor.relu), ("gelu", Tensor.gelu)):
     z = Tensor(np.array([-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0]), requires_grad=True)

@@ -5,7 +5,8 @@ from minigpt.gpt import Block
 from minigpt.tensor import Tensor
 
 block = Block(GPTConfig(), np.random.default_rng(0))  # C=64, dropout=0.0
-x = Tensor(np.random.default_rng(1).standard_normal((2, 8, 64)).astype(np.float32))  # (B, T, C)
+x = np.random.default_rng(1).standard_normal((2, 8, 64)).astype(np.float32)
+x = Tensor(x)  # (B, T, C)
 
 
 def show(step, code, t, note=""):
@@ -14,7 +15,9 @@ def show(step, code, t, note=""):
 
 show("", "x", x, f"row std {x.data.std(-1).mean():.3f}")
 a = block.ln_1(x)  # (B, T, C)
-show("1", "block.ln_1(x)", a, f"row mean ~0: {np.abs(a.data.mean(-1)).max() < 1e-6}, row std {a.data.std(-1).mean():.3f}")
+mean0 = np.abs(a.data.mean(-1)).max() < 1e-6
+std1 = a.data.std(-1).mean()
+show("1", "block.ln_1(x)", a, f"row mean ~0: {mean0}, row std {std1:.3f}")
 a = block.attn(a)  # (B, T, C)
 show("2", "block.attn(.)", a, "lesson 12's forward")
 x1 = x + a  # (B, T, C)
@@ -33,5 +36,6 @@ out = x1 + d  # (B, T, C)
 show("8", "x + mlp(ln_2(x))", out)
 print("same as block(x):", np.allclose(out.data, block(x).data, atol=1e-6))
 B, T, C = x.shape
-print(f"mult-adds: attention 4*B*T*C*C + 2*B*T*T*C = {4 * B * T * C * C + 2 * B * T * T * C:,};"
+attn_madds = 4 * B * T * C * C + 2 * B * T * T * C
+print(f"mult-adds: attention 4*B*T*C*C + 2*B*T*T*C = {attn_madds:,};"
       f" MLP 8*B*T*C*C = {8 * B * T * C * C:,}")

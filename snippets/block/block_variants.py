@@ -12,7 +12,7 @@ class NoResidualBlock(Block):
 
 class PostNormBlock(Block):
     def forward(self, x, kv_cache=None, start=0):
-        x = self.ln_1(x + self.attn(x, kv_cache, start))  # (B, T, C), LayerNorm after the sum
+        x = self.ln_1(x + self.attn(x, kv_cache, start))  # (B, T, C), ln after the sum
         return self.ln_2(x + self.mlp(x))  # (B, T, C)
 
 

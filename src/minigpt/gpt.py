@@ -158,6 +158,7 @@ class Block(Module):
 class GPT(Module):
     """Token + position embeddings, n_layer blocks, a final LayerNorm, output head tied to wte."""
 
+    # --8<-- [start:gpt_init]
     def __init__(self, config: GPTConfig, seed: int = 0):
         super().__init__()
         if not isinstance(config, GPTConfig):
@@ -169,6 +170,7 @@ class GPT(Module):
         self.drop = Dropout(config.dropout, rng)
         self.blocks = ModuleList([Block(config, rng) for _ in range(config.n_layer)])
         self.ln_f = LayerNorm(config.n_embd, config.bias)
+    # --8<-- [end:gpt_init]
 
     def num_params(self) -> int:
         """Number of learned numbers; the tied wte/output weight counts once."""
@@ -191,6 +193,7 @@ class GPT(Module):
         if start > 0 and T > 1:  # new tokens after cached ones go one at a time: causal_mask(T) is for a fresh start
             logits = Tensor(np.concatenate([self(idx[:, t : t + 1], kv_cache=kv_cache)[0].data for t in range(T)], 1))
             return logits, None if targets is None else F.cross_entropy(logits, targets, ignore_index=-1)
+        # --8<-- [start:gpt_forward]
         tok = self.wte(idx)  # (B, T, C)
         pos = self.wpe(np.arange(start, start + T))  # (T, C)
         x = self.drop(tok + pos)  # (B, T, C)
@@ -202,6 +205,7 @@ class GPT(Module):
         logits = x @ self.wte.weight.T  # (B, T, C) @ (C, V) -> (B, T, V), tied head
         loss = None if targets is None else F.cross_entropy(logits, targets, ignore_index=-1)
         return logits, loss
+        # --8<-- [end:gpt_forward]
 
     def new_kv_cache(self, batch_size: int) -> KVCache:
         """An empty cache for ``batch_size`` rows, in this model's dtype."""

@@ -1,0 +1,89 @@
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from matplotlib import rc_context
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from minigpt.data import format_prompt, poem_corpus
+from minigpt.presets import get_preset
+from minigpt.tensor import no_grad
+from minigpt.train import train
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "context"))  # lesson 9's window_mlp.py
+from window_mlp import WindowMLP, evaluate, windows  # noqa: E402
+from window_mlp import train as train_window  # noqa: E402
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--steps", type=int, default=300)
+STEPS = parser.parse_args().steps
+corpus = poem_corpus()
+tok = corpus.tokenizer
+V, val = tok.vocab_size, corpus.val
+N, FIRST = 256, 17  # 256 chunks of 32 targets: positions 17 .. 8208 of the validation stream
+starts = FIRST - 1 + 32 * np.arange(N)  # (N,)
+X, Y = val[starts[:, None] + np.arange(32)], val[starts[:, None] + np.arange(1, 33)]  # (N, 32) each
+
+with tempfile.TemporaryDirectory() as out:
+    # the tiny preset, narrower (n_embd 32) and a batch of 4 x 32 tokens: seconds on one core
+    config = get_preset("tiny", corpus="poems", engine="numpy", n_embd=32, batch_size=4, max_steps=STEPS,
+                        eval_interval=100, eval_iters=8, out_dir=out)
+    result = train(config, corpus=corpus, progress=False, plot=False)
+gpt = result.model
+print(f"numpy GPT, {gpt.num_params():,} parameters, V = {V}")
+for row in result.history:
+    print(f"step {row['step']:4d}  train loss {row['train_loss']:.3f}  validation loss {row['val_loss']:.3f}")
+rng = np.random.default_rng(0)
+for form, keywords in (("五言绝句", "春风"), ("七言绝句", "明月")):
+    prompt = format_prompt(tok, form, keywords)  # <bos> form <sep> keywords <sep>
+    ids = gpt.generate(np.array([prompt]), 40, stop=tok.eos_id, rng=rng)[0]  # (T + new,)
+    print(f"{form} {keywords}: {tok.decode(ids[len(prompt):], skip_special=True)}")
+with no_grad():
+    gpt_loss = np.mean([float(gpt(X[i : i + 64], Y[i : i + 64])[1].data) for i in range(0, N, 64)])
+
+pairs, n_pair = np.unique(corpus.train[:-1] * V + corpus.train[1:], return_counts=True)  # pair a b -> a*V + b
+n_first = np.bincount(corpus.train[:-1], minlength=V)  # (V,): how often a is followed by anything
+i = np.minimum(np.searchsorted(pairs, X * V + Y), len(pairs) - 1)  # (N, 32)
+n_xy = np.where(pairs[i] == X * V + Y, n_pair[i], 0)  # count of the pair (X, Y), 0 if never seen
+bigram = float(-np.log((n_xy + 1) / (n_first[X] + V)).mean())  # add-one smoothing: V x V table, never built
+
+rng = np.random.default_rng(0)
+window = WindowMLP(V, 4, rng=rng)  # 4 tokens before the target, lesson 9's default sizes
+train_window(window, corpus, STEPS, batch_size=128, rng=rng)  # 128 targets a step, as the GPT's 4 x 32
+wx, wy = windows(val, 4, FIRST)  # (M, 4), (M,)
+window_loss = evaluate(window, wx[: N * 32], wy[: N * 32])
+
+rows = [("ln V", "uniform guess", np.log(V)), ("count bigram", "1 previous token", bigram),
+        ("window MLP", "4 previous tokens", window_loss), ("GPT", "up to 32 previous tokens", gpt_loss)]
+print(f"validation loss on the same {N * 32:,} targets ({STEPS} steps x 128 targets for both trained models)")
+for name, sees, loss in rows:
+    print(f"  {name:13}{sees:26}{loss:6.3f}")
+if STEPS != 300:
+    print("no figure: it shows the default run only")
+    raise SystemExit
+docs = Path(__file__).resolve().parents[2] / "docs"
+LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
+    "assets/figures": (["均匀猜测 ln V", "二元计数", "窗口 MLP（4 字）", "GPT（至多 32 字）"], "验证损失（nats）",
+                       ["Noto Sans CJK SC", "DejaVu Sans"]),
+    "en/assets/figures": (["uniform, ln V", "count bigram", "window MLP (4)", "GPT (up to 32)"],
+                          "validation loss (nats)", ["DejaVu Sans"]),
+}
+for folder, (names, xlabel, fonts) in LABELS.items():
+    with rc_context({"font.family": fonts, "font.size": 11}):
+        fig = Figure(figsize=(5.0, 2.8), dpi=150)
+        FigureCanvasAgg(fig)
+        ax = fig.subplots()
+        losses = [loss for _, _, loss in rows]
+        ax.barh(names[::-1], losses[::-1], color=["C0", "C2", "C1", "gray"])
+        for i, loss in enumerate(losses[::-1]):
+            ax.text(loss + 0.1, i, f"{loss:.2f}", va="center")
+        ax.set_xlim(0, max(losses) + 1.2)
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="x", alpha=0.3)
+        fig.tight_layout()
+        (docs / folder).mkdir(parents=True, exist_ok=True)
+        fig.savefig(docs / folder / "gpt-compare.png", metadata={"Software": None})
+    print(f"saved docs/{folder}/gpt-compare.png")

@@ -35,7 +35,8 @@ with tempfile.TemporaryDirectory() as out:
 gpt = result.model
 print(f"numpy GPT, {gpt.num_params():,} parameters, V = {V}")
 for row in result.history:
-    print(f"step {row['step']:4d}  train loss {row['train_loss']:.3f}  validation loss {row['val_loss']:.3f}")
+    print(f"step {row['step']:4d}  train loss {row['train_loss']:.3f}  "
+          f"validation loss {row['val_loss']:.3f}")
 rng = np.random.default_rng(0)
 for form, keywords in (("五言绝句", "春风"), ("七言绝句", "明月")):
     prompt = format_prompt(tok, form, keywords)  # <bos> form <sep> keywords <sep>
@@ -44,11 +45,12 @@ for form, keywords in (("五言绝句", "春风"), ("七言绝句", "明月")):
 with no_grad():
     gpt_loss = np.mean([float(gpt(X[i : i + 64], Y[i : i + 64])[1].data) for i in range(0, N, 64)])
 
-pairs, n_pair = np.unique(corpus.train[:-1] * V + corpus.train[1:], return_counts=True)  # pair a b -> a*V + b
+pair = corpus.train[:-1] * V + corpus.train[1:]  # the pair a b as one number a*V + b
+pairs, n_pair = np.unique(pair, return_counts=True)  # sorted pairs, how often each
 n_first = np.bincount(corpus.train[:-1], minlength=V)  # (V,): how often a is followed by anything
 i = np.minimum(np.searchsorted(pairs, X * V + Y), len(pairs) - 1)  # (N, 32)
 n_xy = np.where(pairs[i] == X * V + Y, n_pair[i], 0)  # count of the pair (X, Y), 0 if never seen
-bigram = float(-np.log((n_xy + 1) / (n_first[X] + V)).mean())  # add-one smoothing: V x V table, never built
+bigram = float(-np.log((n_xy + 1) / (n_first[X] + V)).mean())  # add-one smoothing, no V x V table
 
 rng = np.random.default_rng(0)
 window = WindowMLP(V, 4, rng=rng)  # 4 tokens before the target, lesson 9's default sizes
@@ -58,7 +60,8 @@ window_loss = evaluate(window, wx[: N * 32], wy[: N * 32])
 
 rows = [("ln V", "uniform guess", np.log(V)), ("count bigram", "1 previous token", bigram),
         ("window MLP", "4 previous tokens", window_loss), ("GPT", "up to 32 previous tokens", gpt_loss)]
-print(f"validation loss on the same {N * 32:,} targets ({STEPS} steps x 128 targets for both trained models)")
+print(f"validation loss on the same {N * 32:,} targets "
+      f"({STEPS} steps x 128 targets for both trained models)")
 for name, sees, loss in rows:
     print(f"  {name:13}{sees:26}{loss:6.3f}")
 if STEPS != 300:
@@ -66,8 +69,8 @@ if STEPS != 300:
     raise SystemExit
 docs = Path(__file__).resolve().parents[2] / "docs"
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
-    "assets/figures": (["均匀猜测 ln V", "二元计数", "窗口 MLP（4 字）", "GPT（至多 32 字）"], "验证损失（nats）",
-                       ["Noto Sans CJK SC", "DejaVu Sans"]),
+    "assets/figures": (["均匀猜测 ln V", "二元计数", "窗口 MLP（4 字）", "GPT（至多 32 字）"],
+                       "验证损失（nats）", ["Noto Sans CJK SC", "DejaVu Sans"]),
     "en/assets/figures": (["uniform, ln V", "count bigram", "window MLP (4)", "GPT (up to 32)"],
                           "validation loss (nats)", ["DejaVu Sans"]),
 }

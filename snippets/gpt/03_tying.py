@@ -11,6 +11,7 @@ _, loss = model(x, y)
 loss.backward()
 g = model.wte.weight.grad  # (V, C): one gradient for both uses of wte
 rows = np.abs(g).sum(1) > 0  # (V,)
-print("wte.weight is the head's weight too:", [n for n, _ in model.named_parameters()].count("wte.weight"), "tensor")
+names = [n for n, _ in model.named_parameters()]
+print("wte.weight is the head's weight too:", names.count("wte.weight"), "tensor")
 print(f"tokens in the input: {len(np.unique(x))} of V = {len(rows)}")
 print(f"rows of wte with a gradient: {rows.sum()}")

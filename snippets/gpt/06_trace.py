@@ -26,4 +26,5 @@ print("same as model(idx, targets):", np.array_equal(logits.data, ref_logits.dat
       and float(loss.data) == float(ref_loss.data))
 C, L, V = config.n_embd, config.n_layer, config.vocab_size
 blocks, head = L * 12 * C * C, C * V  # multiply-adds per token (attention scores aside)
-print(f"multiply-adds per token: blocks {blocks:,}, head {head:,} ({head / (blocks + head):.0%} in the head)")
+share = head / (blocks + head)
+print(f"multiply-adds per token: blocks {blocks:,}, head {head:,} ({share:.0%} in the head)")

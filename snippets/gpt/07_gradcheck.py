@@ -26,11 +26,13 @@ def numeric(name, i, h=1e-6):  # central difference of the loss in one entry
 
 
 worst = 0.0
-for name in ("wte.weight", "wpe.weight", "blocks.0.attn.c_q.weight", "blocks.1.mlp.c_proj.weight", "ln_f.bias"):
+names = ("wte.weight", "wpe.weight", "blocks.0.attn.c_q.weight", "blocks.1.mlp.c_proj.weight", "ln_f.bias")
+for name in names:
     for i in rng.choice(params[name].data.size, 3, replace=False):
         num, ana = numeric(name, i), grads[name].flat[i]
         worst = max(worst, abs(num - ana))
-print(f"15 entries of 5 tensors, float64: largest |finite difference - backward| {worst:.1e}, below 1e-8: {worst < 1e-8}")
+print(f"15 entries of 5 tensors, float64: largest |finite difference - backward| {worst:.1e}, "
+      f"below 1e-8: {worst < 1e-8}")
 
 # control: wte's gradient through the embedding only, the head's share left out
 model.zero_grad()

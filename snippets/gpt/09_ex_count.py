@@ -15,4 +15,5 @@ for V, T, C, L in [(69, 64, 128, 4), (6831, 256, 128, 4), (6831, 32, 32, 2)]:
     except Exception as e:  # the error of my_num_params, in one line
         print(f"{str((V, T, C, L)):22}{expected:>11,}  my_num_params raised {type(e).__name__}: {e}")
         continue
-    print(f"{str((V, T, C, L)):22}{expected:>11,}{got:>11,}  {'ok' if got == expected else f'off by {expected - got:,}'}")
+    verdict = "ok" if got == expected else f"off by {expected - got:,}"
+    print(f"{str((V, T, C, L)):22}{expected:>11,}{got:>11,}  {verdict}")

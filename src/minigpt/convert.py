@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 
+# --8<-- [start:to_numpy]
 def to_numpy(obj: Any) -> Any:
     """A copy of ``obj`` with every torch tensor turned into a numpy array."""
     if hasattr(obj, "detach") and hasattr(obj, "cpu"):  # a torch.Tensor
@@ -23,8 +24,10 @@ def to_numpy(obj: Any) -> Any:
     if isinstance(obj, (list, tuple)):
         return type(obj)(to_numpy(v) for v in obj)
     return obj
+# --8<-- [end:to_numpy]
 
 
+# --8<-- [start:to_torch]
 def to_torch(obj: Any) -> Any:
     """A copy of ``obj`` with every numpy array turned into a torch tensor (numpy scalars into numbers)."""
     import torch
@@ -38,3 +41,4 @@ def to_torch(obj: Any) -> Any:
     if isinstance(obj, (list, tuple)):
         return type(obj)(to_torch(v) for v in obj)
     return obj
+# --8<-- [end:to_torch]

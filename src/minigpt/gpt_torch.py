@@ -53,6 +53,7 @@ class MultiHeadAttention(nn.Module):
         self.dropout = config.dropout  # on the attention weights, inside scaled_dot_product_attention
         self.resid_dropout = nn.Dropout(config.dropout)
 
+    # --8<-- [start:mha_forward]
     def forward(self, x: torch.Tensor, kv_cache: tuple[torch.Tensor, torch.Tensor] | None = None,
                 start: int = 0) -> torch.Tensor:
         """x (B, T, C). kv_cache: this layer's (k, v) buffers; the new tokens are positions
@@ -76,6 +77,7 @@ class MultiHeadAttention(nn.Module):
                                            dropout_p=self.dropout if self.training else 0.0)  # (B, nh, T, hs)
         y = y.transpose(1, 2).contiguous().view(B, T, C)  # (B, nh, T, hs) -> (B, T, nh, hs) -> (B, T, C)
         return self.resid_dropout(self.c_proj(y))  # (B, T, C)
+    # --8<-- [end:mha_forward]
 
 
 class MLP(nn.Module):
@@ -123,6 +125,7 @@ class GPT(nn.Module):
             self.ln_f = nn.LayerNorm(config.n_embd, eps=1e-5, bias=config.bias)
         self._init_weights(seed)
 
+    # --8<-- [start:init_weights]
     @torch.no_grad()
     def _init_weights(self, seed: int) -> None:
         """Exactly the numpy GPT's initial weights for the same seed: the same numpy generator, drawn in
@@ -140,6 +143,7 @@ class GPT(nn.Module):
             else:
                 std = proj_std if name.endswith("c_proj.weight") else 0.02
                 p.copy_(torch.from_numpy((rng.standard_normal(tuple(p.shape)) * std).astype(np.float32)))
+    # --8<-- [end:init_weights]
 
     def num_params(self) -> int:
         """Number of learned numbers; the tied wte/output weight counts once."""

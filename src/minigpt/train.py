@@ -78,6 +78,7 @@ class TorchEngine:
     def autocast(self):
         return torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.dtype == torch.bfloat16)
 
+    # --8<-- [start:torch_train_step]
     def train_step(self, x: np.ndarray, y: np.ndarray, lr: float) -> float:
         for group in self.optimizer.param_groups:
             group["lr"] = lr
@@ -91,6 +92,7 @@ class TorchEngine:
         self.optimizer.step()
         self.optimizer.zero_grad(set_to_none=True)
         return loss.item()
+    # --8<-- [end:torch_train_step]
 
     @torch.no_grad()
     def eval_loss(self, batches: list[tuple[np.ndarray, np.ndarray]]) -> float:
@@ -142,6 +144,7 @@ class NumpyEngine:
         self.params = params
         self.grad_clip = config.grad_clip
 
+    # --8<-- [start:numpy_train_step]
     def train_step(self, x: np.ndarray, y: np.ndarray, lr: float) -> float:
         for opt in self.optimizers:
             opt.lr = lr
@@ -153,6 +156,7 @@ class NumpyEngine:
             opt.step()
             opt.zero_grad()
         return float(loss.data)
+    # --8<-- [end:numpy_train_step]
 
     def eval_loss(self, batches: list[tuple[np.ndarray, np.ndarray]]) -> float:
         self.model.eval()

@@ -10,9 +10,11 @@ numpy_gpt = gpt.GPT(config, seed=1)
 torch_gpt = gpt_torch.GPT(config, seed=2)
 
 sd = numpy_gpt.state_dict()  # {name: np.ndarray}
-print(f"numpy state_dict: {len(sd)} entries, e.g. 'wte.weight' {type(sd['wte.weight']).__name__} {sd['wte.weight'].dtype}")
+w = sd["wte.weight"]
+print(f"numpy state_dict: {len(sd)} entries, e.g. 'wte.weight' {type(w).__name__} {w.dtype}")
 sd_t = to_torch(sd)  # {name: torch.Tensor}
-print(f"to_torch:         {len(sd_t)} entries, e.g. 'wte.weight' {type(sd_t['wte.weight']).__name__} {sd_t['wte.weight'].dtype}")
+w = sd_t["wte.weight"]
+print(f"to_torch:         {len(sd_t)} entries, e.g. 'wte.weight' {type(w).__name__} {w.dtype}")
 torch_gpt.load_state_dict(sd_t)  # numpy -> torch
 
 back = gpt.GPT(config, seed=3)

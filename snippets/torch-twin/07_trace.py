@@ -24,7 +24,9 @@ print(f"1  c_q(x).view().transpose(1, 2)  {str(tuple(q.shape)):14s} x3, a view: 
 y = F.scaled_dot_product_attention(q, k, v, attn_mask=None, is_causal=True, dropout_p=0.0)  # (B, nh, T, hs)
 print(f"2  scaled_dot_product_attention   {str(tuple(y.shape)):14s} our steps 3-6 in one call, strides {y.stride()}")
 y2 = y.transpose(1, 2).contiguous().view(B, T, C)  # (B, T, C)
-print(f"3  transpose().contiguous().view  {str(tuple(y2.shape)):14s} transposed is contiguous: {y.transpose(1, 2).is_contiguous()}, a copy: {y2.data_ptr() != y.data_ptr()}")
+merged_view, copied = y.transpose(1, 2).is_contiguous(), y2.data_ptr() != y.data_ptr()
+print(f"3  transpose().contiguous().view  {str(tuple(y2.shape)):14s} "
+      f"transposed is contiguous: {merged_view}, a copy: {copied}")
 out = attn.resid_dropout(attn.c_proj(y2))  # (B, T, C)
 print(f"4  c_proj, resid_dropout          {tuple(out.shape)}")
 with torch.no_grad():

@@ -29,7 +29,8 @@ print(f"every step: max |numpy - torch| < 1e-3: {np.abs(a - b).max() < 1e-3}")
 
 docs = Path(__file__).resolve().parents[2] / "docs"
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
-    "assets/figures": ("训练步", "训练损失（nats）", "numpy 引擎", "PyTorch", ["Noto Sans CJK SC", "DejaVu Sans"]),
+    "assets/figures": ("训练步", "训练损失（nats）", "numpy 引擎", "PyTorch",
+                       ["Noto Sans CJK SC", "DejaVu Sans"]),
     "en/assets/figures": ("step", "training loss (nats)", "numpy engine", "PyTorch", ["DejaVu Sans"]),
 }
 for folder, (xlabel, ylabel, ours, theirs, fonts) in LABELS.items():

@@ -40,4 +40,5 @@ if args.report:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores seen by Python, torch {torch.__version__}")
     for name, t in times.items():
         print(f"{name:12s} median {ms[name]:7.1f} ms  (min {1000 * min(t):.1f}, max {1000 * max(t):.1f})")
-    print(f"numpy / torch = {ms['numpy'] / ms['torch']:.2f}, torch / torch again = {ms['torch again'] / ms['torch']:.2f}")
+    print(f"numpy / torch = {ms['numpy'] / ms['torch']:.2f}, "
+          f"torch / torch again = {ms['torch again'] / ms['torch']:.2f}")

@@ -8,8 +8,8 @@ from minigpt.convert import to_torch
 config = GPTConfig(vocab_size=69)
 numpy_gpt = gpt.GPT(config, seed=0)
 sd = numpy_gpt.state_dict()
-swapped = dict(sd)
-swapped["blocks.1.attn.c_q.weight"], swapped["blocks.1.attn.c_k.weight"] = sd["blocks.1.attn.c_k.weight"], sd["blocks.1.attn.c_q.weight"]
+q, k = "blocks.1.attn.c_q.weight", "blocks.1.attn.c_k.weight"
+swapped = dict(sd, **{q: sd[k], k: sd[q]})  # (C, C) each
 torch_gpt = gpt_torch.GPT(config)
 torch_gpt.load_state_dict(to_torch(swapped))
 names = [n for n, _ in torch_gpt.named_parameters()] == list(sd)

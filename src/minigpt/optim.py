@@ -124,6 +124,7 @@ class AdamW(Optimizer):
         self.m, self.v = m, v
 
 
+# --8<-- [start:clip_grad_norm]
 def clip_grad_norm_(params, max_norm: float) -> float:
     """Scale all gradients so their joint L2 norm is at most ``max_norm``; return the norm before."""
     grads = [p.grad for p in params if p.grad is not None]
@@ -135,3 +136,4 @@ def clip_grad_norm_(params, max_norm: float) -> float:
         for g in grads:
             g *= coef
     return total
+# --8<-- [end:clip_grad_norm]

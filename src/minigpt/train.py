@@ -35,6 +35,7 @@ PLOT_NAME = "loss.png"
 LOG_FIELDS = ("step", "lr", "train_loss", "val_loss", "tokens_per_s", "elapsed")
 
 
+# --8<-- [start:lr_at]
 def lr_at(step: int, config: TrainConfig) -> float:
     """Learning rate for optimizer step ``step`` (0-based): linear warmup, then cosine to min_lr."""
     decay_steps = config.lr_decay_steps or config.max_steps
@@ -45,6 +46,7 @@ def lr_at(step: int, config: TrainConfig) -> float:
     progress = (step - config.warmup_steps) / max(1, decay_steps - config.warmup_steps)  # 0 -> 1
     coeff = 0.5 * (1.0 + math.cos(math.pi * progress))  # 1 -> 0
     return config.min_lr + coeff * (config.lr - config.min_lr)
+# --8<-- [end:lr_at]
 
 
 def load_corpus(name: str):
@@ -66,11 +68,13 @@ class TorchEngine:
         self.device = resolve_device(config.device)
         torch.manual_seed(config.seed)  # dropout draws from torch's global generator
         self.model = gpt_torch.GPT(model_config, seed=config.seed).to(self.device)
+        # --8<-- [start:param_groups]
         decay = [p for p in self.model.parameters() if p.dim() >= 2]  # matrices and embeddings
         no_decay = [p for p in self.model.parameters() if p.dim() < 2]  # biases and LayerNorm gains
         groups = [{"params": decay, "weight_decay": config.weight_decay},
                   {"params": no_decay, "weight_decay": 0.0}]
         self.optimizer = make_adamw(groups, config, self.device)
+        # --8<-- [end:param_groups]
         self.grad_clip = config.grad_clip
         # Mixed precision: matmuls in bfloat16, weights, optimizer state and the loss in float32.
         self.dtype = resolve_dtype(config.dtype, self.device)
@@ -94,6 +98,7 @@ class TorchEngine:
         return loss.item()
     # --8<-- [end:torch_train_step]
 
+    # --8<-- [start:eval_loss]
     @torch.no_grad()
     def eval_loss(self, batches: list[tuple[np.ndarray, np.ndarray]]) -> float:
         self.model.eval()
@@ -102,6 +107,7 @@ class TorchEngine:
                       for x, y in batches]
         self.model.train()
         return float(np.mean(losses))
+    # --8<-- [end:eval_loss]
 
     def state(self) -> dict:
         rng = {"torch": torch.get_rng_state()}
@@ -241,19 +247,24 @@ def start_run(config: TrainConfig, corpus=None, ckpt: dict | None = None) -> Run
             raise CheckpointError(f"checkpoint {ckpt['path']} was trained on another vocabulary than this corpus")
     engine = make_engine(config, model_config)
     batch_rng = np.random.default_rng(config.seed)
+    # --8<-- [start:eval_batches]
     eval_rng = np.random.default_rng(EVAL_SEED)
     B, T = config.batch_size, config.block_size
     eval_batches = {split: [corpus.get_batch(split, B, T, eval_rng) for _ in range(config.eval_iters)]
                     for split in ("train", "val")}
+    # --8<-- [end:eval_batches]
     run = Run(config, corpus, model_config, engine, batch_rng, eval_batches)
+    # --8<-- [start:restore]
     if ckpt is not None:
         engine.load(ckpt)
         batch_rng.bit_generator.state = ckpt["batch_rng"]
         run.step, run.elapsed_before = int(ckpt["step"]), float(ckpt.get("elapsed", 0.0))
         run.history = [row for row in read_log(run.out_dir / LOG_NAME) if row["step"] <= run.step]
+    # --8<-- [end:restore]
     return run
 
 
+# --8<-- [start:evaluate_and_save]
 def evaluate_and_save(run: Run, lr: float, tokens_per_s: float, since: float) -> dict:
     """Measure both splits on the fixed batches, append the row to log.csv and write the checkpoint.
 
@@ -273,6 +284,7 @@ def evaluate_and_save(run: Run, lr: float, tokens_per_s: float, since: float) ->
         "val_loss": row["val_loss"],
     })
     return row
+# --8<-- [end:evaluate_and_save]
 
 
 def describe(row: dict) -> str:
@@ -329,6 +341,7 @@ def train(
     step_time, window_time, window_steps = 0.0, 0.0, 0  # all steps of this call; the steps since the last eval
     if ckpt is None:  # the loss before any training (about ln vocab_size)
         report(evaluate_and_save(run, lr_at(0, config), 0.0, t_start), log, bar)
+    # --8<-- [start:loop]
     try:
         while run.step < config.max_steps:
             t0 = time.perf_counter()
@@ -354,6 +367,7 @@ def train(
     finally:
         if bar is not None:
             bar.close()
+    # --8<-- [end:loop]
     elapsed = time.perf_counter() - t_start
     if plot and run.history:
         plot_losses(run.history, run.out_dir / PLOT_NAME)

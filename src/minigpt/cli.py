@@ -1,4 +1,4 @@
-"""The ``minigpt`` command: data, train, generate, bench, lesson.
+"""The ``minigpt`` command: data, train, generate, bench, lesson, workbook, check.
 
 Every subcommand has ``--help``. Bad arguments print one line (``minigpt: error: ...``) and exit
 with status 2; a missing or damaged file exits with 1; never a traceback (set MINIGPT_DEBUG=1 to
@@ -187,6 +187,22 @@ def build_parser() -> argparse.ArgumentParser:
                                      "Run it from the repository: the lessons are its mkdocs.yml nav's.")
     les.add_argument("slug", nargs="?", help="lesson slug (omit to list them in course order)")
     les.add_argument("--answers", action="store_true", help="also run the exercise answers")
+
+    # workbook, check
+    wb = sub.add_parser("workbook", help="create your own workbook: the files the course grows",
+                        description="Create your own project, the files the course grows from empty "
+                                    "(tensor.py, functional.py, nn.py, optim.py, ...), and a README.")
+    wb_sub = wb.add_subparsers(dest="workbook_command", required=True, parser_class=ArgumentParser)
+    wi = wb_sub.add_parser("init", help="create the workbook in a new or empty folder")
+    wi.add_argument("dir", nargs="?", default="minigpt-workbook", help="the folder (default: minigpt-workbook)")
+    wi.add_argument("--lang", choices=["zh", "en"], help="README language (default: from the locale)")
+    ck = sub.add_parser("check", help="check your workbook against a lesson's checks",
+                        description="Import your workbook's files and run a lesson's checks on them: one line "
+                                    "per check; exit status 0 when all pass, 1 otherwise.")
+    ck.add_argument("lesson", nargs="?", help="lesson slug, as minigpt lesson lists them")
+    ck.add_argument("--all", action="store_true", help="a table of every lesson in course order")
+    ck.add_argument("--workbook", default="minigpt-workbook", help="the workbook folder (default: minigpt-workbook)")
+    ck.add_argument("--lang", choices=["zh", "en"], help="message language (default: from the locale)")
     return parser
 
 
@@ -321,7 +337,50 @@ def cmd_lesson(args) -> int:
     return 0
 
 
-COMMANDS = {"data": cmd_data, "train": cmd_train, "generate": cmd_generate, "lesson": cmd_lesson}
+def cmd_workbook(args) -> int:
+    from minigpt import workbook
+
+    lang = workbook.language(args.lang)
+    folder = Path(args.dir)
+    try:
+        files = workbook.init(folder, lang)
+    except FileExistsError as e:
+        raise UsageError(str(e)) from None
+    print(workbook.TEXT[lang]["created"].format(dir=folder, files=", ".join(files)))
+    print(workbook.TEXT[lang]["next"].format(dir=folder))
+    return 0
+
+
+def _course_order() -> list[str]:
+    """The lesson slugs in course order: the repository's nav, else the lessons that have checks."""
+    from minigpt import lessons, workbook
+
+    try:
+        return [lesson.slug for lesson in lessons.lessons(lessons.repo_root())]
+    except FileNotFoundError:
+        return list(workbook.LESSONS)
+
+
+def cmd_check(args) -> int:
+    from minigpt import workbook
+
+    lang = workbook.language(args.lang)
+    folder = Path(args.workbook)
+    if (args.lesson is None) == (not args.all):
+        raise UsageError("give a lesson or --all, not both" if args.all else "give a lesson or --all")
+    if not folder.is_dir():
+        raise UsageError(f"no workbook folder {args.workbook!r}; create it with minigpt workbook init "
+                         f"{args.workbook}")
+    slugs = _course_order()
+    if args.all:
+        return workbook.check_all(slugs, folder, lang)
+    if args.lesson not in slugs and args.lesson not in workbook.LESSONS:
+        raise UsageError(f"unknown lesson {args.lesson!r}; available: {', '.join(slugs)}")
+    return workbook.check(args.lesson, folder, lang)
+
+
+COMMANDS = {"data": cmd_data, "train": cmd_train, "generate": cmd_generate, "lesson": cmd_lesson,
+            "workbook": cmd_workbook, "check": cmd_check}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,349 @@
+"""The reader's workbook: their own files, grown lesson by lesson, and ``minigpt check`` to grade them.
+
+``init`` writes near-empty files (a docstring naming the lesson that fills each) and a README; ``check``
+imports the reader's files fresh from their folder and runs the lesson's graders (``minigpt.checks``) on
+the pieces the lesson asks for, reporting a missing piece or an exception in the reader's terms.
+"""
+
+from __future__ import annotations
+
+import importlib
+import locale
+import os
+import sys
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+# the workbook's files, in the order the course fills them: (file, lesson that starts it, what it holds)
+FILES = [
+    ("tensor.py", "storage", "strides (storage), broadcasting (broadcast-matmul), the Tensor and autograd (autograd on)"),
+    ("gradcheck.py", "gradcheck", "numerical_grad: gradients by finite differences, to check a backward"),
+    ("functional.py", "softmax-cross-entropy", "cross_entropy and the other functions on Tensors"),
+    ("nn.py", "layers-optim", "Module, Linear and the layers"),
+    ("optim.py", "layers-optim", "SGD (with momentum) and AdamW"),
+]
+
+TEXT = {
+    "en": {
+        "exists": "{dir} exists and is not empty; choose a new folder",
+        "created": "created {dir}: {files}",
+        "next": "next: minigpt check storage --workbook {dir}",
+        "missing": "{file} has no {piece} yet: lesson {lesson} adds it",
+        "nofile": "{file} does not exist in {dir}: run minigpt workbook init",
+        "import": "{file} does not import: {where}{error}",
+        "raised": "your code raised {where}{error}",
+        "nochecks": "no workbook checks for lesson {lesson} yet",
+        "passed": "passed", "notyet": "not yet",
+        "summary": "{n} of {total} checks pass",
+        "lesson": "lesson", "result": "checks",
+        "docstring": "Your {file}: {what}.\n\nLesson {lesson} starts it; later lessons add to it.",
+        "readme": """# My minigpt workbook
+
+This folder is your own GPT, written by you, lesson by lesson. Each file starts empty; its docstring
+says which lesson fills it. When a lesson asks you to add something to a file, write it here, then check it:
+
+```bash
+minigpt check storage --workbook {dir}
+minigpt check --all --workbook {dir}
+```
+
+`check` prints one line per check: passed, or not yet with what was expected and what your code gave.
+Add `--lang zh` for Chinese messages.
+""",
+    },
+    "zh": {
+        "exists": "{dir} 已存在且不是空的；请换一个新文件夹",
+        "created": "已创建 {dir}：{files}",
+        "next": "下一步：minigpt check storage --workbook {dir}",
+        "missing": "{file} 里还没有 {piece}：第 {lesson} 课会写它",
+        "nofile": "{dir} 里没有 {file}：先运行 minigpt workbook init",
+        "import": "{file} 导入失败：{where}{error}",
+        "raised": "你的代码抛出异常 {where}{error}",
+        "nochecks": "第 {lesson} 课还没有练习本检查",
+        "passed": "通过", "notyet": "还没通过",
+        "summary": "{total} 项检查通过 {n} 项",
+        "lesson": "课", "result": "检查",
+        "docstring": "你的 {file}：{what}。\n\n第 {lesson} 课开始写它，后面的课继续往里加。",
+        "readme": """# 我的 minigpt 练习本
+
+这个文件夹是你自己的 GPT，一课一课亲手写出来。每个文件开头是空的，文档字符串写着哪一课来填它。
+课上让你往某个文件里加代码时，就写在这里，然后检查：
+
+```bash
+minigpt check storage --workbook {dir}
+minigpt check --all --workbook {dir}
+```
+
+`check` 每项检查打印一行：通过；或者还没通过，并给出期望值和你的代码算出的值。
+加 `--lang en` 可改用英文提示。
+""",
+    },
+}
+
+
+def language(lang: str | None = None) -> str:
+    """``lang`` if given, else Chinese for a zh_* locale (LC_ALL, LC_MESSAGES, LANG), else English."""
+    if lang:
+        if lang not in TEXT:
+            raise ValueError(f"--lang must be zh or en, got {lang!r}")
+        return lang
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+def init(folder: Path, lang: str) -> list[str]:
+    """Create the workbook in ``folder`` (new or empty); returns the files written. Refuses a non-empty folder."""
+    t = TEXT[lang]
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise FileExistsError(t["exists"].format(dir=folder))
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, lesson, what in FILES:
+        doc = t["docstring"].format(file=name, what=what, lesson=lesson)
+        (folder / name).write_text(f'"""{doc}\n"""\n', encoding="utf-8")
+        written.append(name)
+    (folder / "README.md").write_text(t["readme"].format(dir=folder), encoding="utf-8")
+    return written + ["README.md"]
+
+
+# ---- checks ------------------------------------------------------------------------------------
+# the lesson that introduces a piece, when it is not the lesson being checked
+INTRODUCED = {
+    ("tensor.py", "contiguous_strides"): "storage",
+    ("tensor.py", "broadcast_shapes"): "broadcast-matmul",
+    ("tensor.py", "Tensor"): "autograd",
+    ("tensor.py", "Tensor.tanh"): "autograd",
+    ("tensor.py", "Tensor._topological_order"): "autograd",
+    ("gradcheck.py", "numerical_grad"): "gradcheck",
+    ("functional.py", "cross_entropy"): "softmax-cross-entropy",
+    ("optim.py", "SGD"): "layers-optim",
+}
+
+
+class Missing(Exception):
+    """A piece the lesson needs is not in the reader's file yet."""
+
+
+@dataclass
+class Workbook:
+    """The reader's modules, imported fresh from ``folder``."""
+
+    folder: Path
+    lesson: str
+    modules: dict
+
+    def get(self, file: str, *path: str):
+        """``file``'s attribute ``path`` (e.g. "Tensor", "tanh"); Missing when the file or a piece is absent."""
+        module = self.modules.get(file)
+        if module is None:
+            raise Missing(("nofile", {"file": file}))
+        obj, names = module, []
+        for name in path:
+            names.append(name)
+            if not hasattr(obj, name):
+                piece = ".".join(names)
+                lesson = INTRODUCED.get((file, piece), self.lesson)
+                raise Missing(("missing", {"file": file, "piece": piece, "lesson": lesson}))
+            obj = getattr(obj, name)
+        return obj
+
+
+def _storage(wb):
+    return [("contiguous_strides", "check_contiguous_strides", (wb.get("tensor.py", "contiguous_strides"),))]
+
+
+def _broadcast(wb):
+    return [("broadcast_shapes", "check_broadcast_shapes", (wb.get("tensor.py", "broadcast_shapes"),))]
+
+
+def _autograd(wb):
+    Tensor = wb.get("tensor.py", "Tensor")
+    wb.get("tensor.py", "Tensor", "tanh")
+
+    def tanh(x):
+        return x.tanh()
+
+    def topological_order(loss):
+        return loss._topological_order()
+
+    tanh.__name__, topological_order.__name__ = "Tensor.tanh", "Tensor._topological_order"
+    checks = [("Tensor.tanh", "check_tanh", (tanh, Tensor))]
+    wb.get("tensor.py", "Tensor", "_topological_order")
+    return checks + [("Tensor._topological_order", "check_topological_order", (topological_order, Tensor))]
+
+
+def _gradcheck(wb):
+    return [("numerical_grad", "check_numerical_grad", (wb.get("gradcheck.py", "numerical_grad"),))]
+
+
+def _softmax_ce(wb):
+    Tensor = wb.get("tensor.py", "Tensor")
+    cross_entropy = wb.get("functional.py", "cross_entropy")
+
+    def cross_entropy_grad(logits, targets):
+        x = Tensor(logits, requires_grad=True)
+        cross_entropy(x, targets).backward()
+        return x.grad
+
+    cross_entropy_grad.__name__ = "cross_entropy (its gradient)"
+    return [("cross_entropy", "check_cross_entropy_grad", (cross_entropy_grad,))]
+
+
+def _layers_optim(wb):
+    wb.get("tensor.py", "Tensor")
+    return [("SGD(momentum)", "check_sgd_momentum", (wb.get("optim.py", "SGD"),))]
+
+
+# lesson slug -> (grader module of minigpt.checks, the checks: workbook -> [(name, grader, args)])
+LESSONS: dict[str, tuple[str, Callable]] = {
+    "storage": ("storage", _storage),
+    "broadcast-matmul": ("broadcast_matmul", _broadcast),
+    "autograd": ("autograd", _autograd),
+    "gradcheck": ("gradcheck", _gradcheck),
+    "softmax-cross-entropy": ("softmax_cross_entropy", _softmax_ce),
+    "layers-optim": ("layers_optim", _layers_optim),
+}
+
+
+def _where(exc: BaseException, folder: Path) -> str:
+    """``file.py:line: `` of the deepest frame of the reader's own files, or ""."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if Path(f.filename).resolve().parent == folder.resolve()]
+    if isinstance(exc, SyntaxError) and exc.filename and Path(exc.filename).resolve().parent == folder.resolve():
+        return f"{Path(exc.filename).name}:{exc.lineno}: "
+    return f"{Path(frames[-1].filename).name}:{frames[-1].lineno}: " if frames else ""
+
+
+def _error(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}".rstrip(": ")
+
+
+def _load(folder: Path) -> tuple[dict, list[str]]:
+    """Import every workbook file fresh from ``folder``; returns ({file: module or None}, import problems)."""
+    modules, problems = {}, []
+    for name, *_ in FILES:
+        if not (folder / name).is_file():
+            modules[name] = None
+            continue
+        try:
+            modules[name] = importlib.import_module(name[:-3])
+        except Exception as e:
+            modules[name] = None
+            problems.append((name, e))
+    return modules, problems
+
+
+class _Isolated:
+    """DIR first on sys.path and the workbook's module names unbound, both restored on exit."""
+
+    def __init__(self, folder: Path):
+        self.folder, self.names = folder, [name[:-3] for name, *_ in FILES]
+
+    def __enter__(self):
+        self.saved = {n: sys.modules.pop(n) for n in self.names if n in sys.modules}
+        self.path = list(sys.path)
+        sys.path.insert(0, str(self.folder.resolve()))
+        importlib.invalidate_caches()
+        return self
+
+    def __exit__(self, *exc):
+        for n in self.names:
+            sys.modules.pop(n, None)
+        sys.modules.update(self.saved)
+        sys.path[:] = self.path
+
+
+def run_lesson(lesson: str, folder: Path, lang: str) -> list[tuple[str, bool, str]]:
+    """The lesson's checks on the workbook in ``folder``: [(what, passed, report)]."""
+    t = TEXT[lang]
+    if lesson not in LESSONS:
+        return []
+    grader_module, build = LESSONS[lesson]
+    graders = importlib.import_module(f"minigpt.checks.{grader_module}")
+    with _Isolated(folder):
+        modules, problems = _load(folder)
+        for name, e in problems:  # a file that does not import fails the lesson that needs it
+            modules[name] = _Broken(t["import"].format(file=name, where=_where(e, folder), error=_error(e)))
+        wb = Workbook(folder, lesson, modules)
+        results = []
+        try:
+            checks = build(wb)
+        except Missing as m:
+            key, values = m.args[0]
+            return [(lesson, False, t[key].format(dir=folder, **values))]
+        except _BrokenFile as b:
+            return [(lesson, False, str(b))]
+        saved_tensor = getattr(graders, "Tensor", None)
+        tensor_module = modules.get("tensor.py")
+        reader_tensor = None if isinstance(tensor_module, _Broken) else getattr(tensor_module, "Tensor", None)
+        if grader_module == "layers_optim" and reader_tensor is not None:
+            graders.Tensor = reader_tensor  # the reader's optimizer steps the reader's Tensors
+        try:
+            for what, grader, args in checks:
+                try:
+                    report = getattr(graders, grader)(*args)
+                except Exception as e:
+                    results.append((what, False, t["raised"].format(where=_where(e, folder), error=_error(e))))
+                    continue
+                first = report.splitlines()[0] if report else ""
+                results.append((what, "passed" in first and "not yet" not in first, report))
+        finally:
+            if saved_tensor is not None:
+                graders.Tensor = saved_tensor
+        return results
+
+
+class _BrokenFile(Exception):
+    pass
+
+
+class _Broken:
+    """Stands for a file that did not import: any use of it reports why."""
+
+    def __init__(self, message: str):
+        self.message = message
+
+    def __getattr__(self, name):
+        raise _BrokenFile(self.message)
+
+
+def check(lesson: str, folder: Path, lang: str, out=print) -> int:
+    """``minigpt check <lesson>``: one line per check, 0 when all pass, 1 otherwise."""
+    t = TEXT[lang]
+    results = run_lesson(lesson, folder, lang)
+    if not results:
+        out(t["nochecks"].format(lesson=lesson))
+        return 1
+    for what, ok, report in results:
+        first, *rest = report.splitlines()
+        status = t["passed"] if ok else t["notyet"]
+        out(f"[{status}] {first}")
+        for line in rest:
+            out(f"    {line}")
+    passed = sum(ok for _, ok, _ in results)
+    out(t["summary"].format(n=passed, total=len(results)))
+    return 0 if passed == len(results) else 1
+
+
+def check_all(slugs: list[str], folder: Path, lang: str, out=print) -> int:
+    """``minigpt check --all``: one row per lesson in course order; 0 when every checked lesson passes."""
+    t = TEXT[lang]
+    rows, all_ok = [], True
+    for slug in slugs:
+        if slug not in LESSONS:
+            rows.append((slug, "-"))
+            continue
+        results = run_lesson(slug, folder, lang)
+        ok = sum(r[1] for r in results)
+        all_ok &= ok == len(results)
+        rows.append((slug, f"{ok}/{len(results)} " + (t["passed"] if ok == len(results) else t["notyet"])))
+    width = max(len(t["lesson"]), *(len(s) for s, _ in rows))
+    out(f"{t['lesson']:<{width}}  {t['result']}")
+    for slug, text in rows:
+        out(f"{slug:<{width}}  {text}")
+    return 0 if all_ok else 1

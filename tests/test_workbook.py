@@ -1,0 +1,168 @@
+"""minigpt workbook init and minigpt check: a new workbook, the library's code as the reader's, one classic
+mistake per lesson, an empty workbook (a friendly message, never a traceback)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from minigpt import cli, workbook
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src" / "minigpt"
+PART1 = ["storage", "broadcast-matmul", "autograd", "gradcheck", "softmax-cross-entropy", "layers-optim"]
+
+
+def relative_to_flat(text: str) -> str:
+    """A library module's imports as a workbook file's: ``from .tensor import`` -> ``from tensor import``."""
+    return re.sub(r"^from \.(\w+) import", r"from \1 import", text, flags=re.M).replace(
+        "from . import functional", "import functional")
+
+
+def section(path: Path, name: str) -> str:
+    text = path.read_text(encoding="utf-8")
+    return text.split(f"# --8<-- [start:{name}]\n")[1].split(f"# --8<-- [end:{name}]")[0]
+
+
+@pytest.fixture
+def library_workbook(tmp_path) -> Path:
+    """A workbook whose files are the library's own code: every Part 1 check must pass on it."""
+    wb = tmp_path / "wb"
+    workbook.init(wb, "en")
+    tensor = (SRC / "tensor.py").read_text(encoding="utf-8")
+    tensor += "\n\n" + section(ROOT / "snippets/broadcast-matmul/broadcast.py", "broadcast_shapes")
+    (wb / "tensor.py").write_text(tensor, encoding="utf-8")
+    (wb / "gradcheck.py").write_text((ROOT / "snippets/gradcheck/gradcheck.py").read_text(encoding="utf-8"))
+    for name in ("functional.py", "nn.py", "optim.py"):
+        (wb / name).write_text(relative_to_flat((SRC / name).read_text(encoding="utf-8")), encoding="utf-8")
+    return wb
+
+
+def run_check(capsys, *argv) -> tuple[int, str]:
+    code = cli.main(["check", *argv])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def test_init_creates_the_files_and_refuses_a_non_empty_folder(tmp_path, capsys):
+    wb = tmp_path / "wb"
+    assert cli.main(["workbook", "init", str(wb), "--lang", "zh"]) == 0
+    names = sorted(p.name for p in wb.iterdir())
+    assert names == sorted([name for name, *_ in workbook.FILES] + ["README.md"])
+    assert "第 autograd 课" not in (wb / "tensor.py").read_text(encoding="utf-8")  # tensor.py starts at storage
+    assert "第 storage 课" in (wb / "tensor.py").read_text(encoding="utf-8")
+    assert f"minigpt check storage --workbook {wb}" in (wb / "README.md").read_text(encoding="utf-8")
+    assert "练习本" in (wb / "README.md").read_text(encoding="utf-8")
+    capsys.readouterr()
+    before = (wb / "tensor.py").read_text(encoding="utf-8")
+    (wb / "tensor.py").write_text(before + "x = 1\n", encoding="utf-8")
+    assert cli.main(["workbook", "init", str(wb)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not empty" in err or "不是空的" in err
+    assert (wb / "tensor.py").read_text(encoding="utf-8").endswith("x = 1\n")  # nothing overwritten
+
+
+def test_language_from_the_locale(monkeypatch):
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    assert workbook.language() == "en"
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert workbook.language() == "zh"
+    assert workbook.language("en") == "en"
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    assert workbook.language() == "en"
+
+
+@pytest.mark.parametrize("lesson", PART1)
+def test_the_library_code_passes(library_workbook, capsys, lesson):
+    code, out = run_check(capsys, lesson, "--workbook", str(library_workbook), "--lang", "en")
+    assert code == 0, out
+    assert "not yet" not in out and "Traceback" not in out
+
+
+def test_check_all_is_a_table_in_course_order(library_workbook, capsys):
+    code, out = run_check(capsys, "--all", "--workbook", str(library_workbook), "--lang", "en")
+    assert code == 0, out
+    rows = [line.split()[0] for line in out.splitlines()[1:]]
+    assert [r for r in rows if r in PART1] == PART1
+    assert rows.index("storage") < rows.index("autograd") < rows.index("layers-optim")
+
+
+def test_empty_workbook_says_what_is_not_written_yet(tmp_path, capsys):
+    wb = tmp_path / "wb"
+    workbook.init(wb, "en")
+    code, out = run_check(capsys, "autograd", "--workbook", str(wb), "--lang", "en")
+    assert code == 1
+    assert "tensor.py has no Tensor yet: lesson autograd adds it" in out and "Traceback" not in out
+    code, out = run_check(capsys, "storage", "--workbook", str(wb), "--lang", "zh")
+    assert code == 1 and "tensor.py 里还没有 contiguous_strides" in out
+    code, out = run_check(capsys, "--all", "--workbook", str(wb), "--lang", "en")
+    assert code == 1 and "storage" in out and "0/1 not yet" in out
+
+
+# (lesson, file, the right code, the classic mistake, what the grader says)
+MISTAKES = [
+    ("storage", "tensor.py", "return tuple(reversed(strides))", "return tuple(strides)", "expected"),
+    ("broadcast-matmul", "tensor.py", "(1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)",
+     "tuple(a) + (1,) * (n - len(a)), tuple(b) + (1,) * (n - len(b))", "expected"),
+    ("autograd", "tensor.py", "g * (1.0 - out_data * out_data)", "g * (1.0 - out_data)", "expected"),
+    ("gradcheck", "gradcheck.py", "/ (2 * eps)", "/ eps", "expected"),
+    ("softmax-cross-entropy", "functional.py", "grad[rows, t[rows]] -= 1.0", "pass", "expected"),
+    ("layers-optim", "optim.py", "self.buffers[i] *= self.momentum", "self.buffers[i] *= 0.0", "expected"),
+]
+
+
+@pytest.mark.parametrize("lesson, file, right, wrong, message", MISTAKES, ids=[m[0] for m in MISTAKES])
+def test_a_classic_mistake_fails_with_the_graders_message(library_workbook, capsys, lesson, file, right, wrong,
+                                                         message):
+    path = library_workbook / file
+    text = path.read_text(encoding="utf-8")
+    assert right in text, f"{file} no longer has {right!r}: update this test"
+    path.write_text(text.replace(right, wrong), encoding="utf-8")
+    code, out = run_check(capsys, lesson, "--workbook", str(library_workbook), "--lang", "en")
+    assert code == 1, out
+    assert "[not yet]" in out and message in out and "Traceback" not in out
+
+
+def test_accumulation_with_equals_is_caught(library_workbook, capsys):
+    """``x.grad = g`` instead of ``+=``: tanh(x) + tanh(x) must double x's gradient."""
+    path = library_workbook / "tensor.py"
+    text = path.read_text(encoding="utf-8")
+    body = text.split("def _accumulate")[1].split("\n    def ")[0]
+    wrong = "(self, g: np.ndarray) -> None:\n        self.grad = np.asarray(g, dtype=self.data.dtype).copy()\n"
+    path.write_text(text.replace(body, wrong), encoding="utf-8")
+    code, out = run_check(capsys, "autograd", "--workbook", str(library_workbook), "--lang", "en")
+    assert code == 1 and "[not yet] Tensor.tanh" in out, out
+
+
+def test_a_readers_exception_is_their_file_and_line(tmp_path, capsys):
+    wb = tmp_path / "wb"
+    workbook.init(wb, "en")
+    (wb / "tensor.py").write_text("def contiguous_strides(shape):\n    return 1 / 0\n", encoding="utf-8")
+    code, out = run_check(capsys, "storage", "--workbook", str(wb), "--lang", "en")
+    assert code == 1 and "tensor.py:2: ZeroDivisionError: division by zero" in out, out
+    assert "Traceback" not in out
+    (wb / "tensor.py").write_text("def contiguous_strides(shape)\n", encoding="utf-8")  # a syntax error
+    code, out = run_check(capsys, "storage", "--workbook", str(wb), "--lang", "en")
+    assert code == 1 and "tensor.py does not import: tensor.py:1: SyntaxError" in out, out
+
+
+def test_no_module_leaks_between_checks(tmp_path, library_workbook, capsys):
+    empty = tmp_path / "empty"
+    workbook.init(empty, "en")
+    assert run_check(capsys, "autograd", "--workbook", str(library_workbook), "--lang", "en")[0] == 0
+    assert "tensor" not in sys.modules or not str(getattr(sys.modules["tensor"], "__file__", "")).startswith(
+        str(tmp_path))
+    code, out = run_check(capsys, "autograd", "--workbook", str(empty), "--lang", "en")
+    assert code == 1 and "no Tensor yet" in out
+
+
+def test_bad_arguments_are_one_line(tmp_path, capsys):
+    assert cli.main(["check", "nosuch", "--workbook", str(tmp_path)]) == 2
+    assert "unknown lesson 'nosuch'" in capsys.readouterr().err
+    assert cli.main(["check", "--workbook", str(tmp_path)]) == 2
+    assert cli.main(["check", "storage", "--workbook", str(tmp_path / "missing")]) == 2
+    assert "minigpt workbook init" in capsys.readouterr().err

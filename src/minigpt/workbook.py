@@ -154,52 +154,65 @@ class Workbook:
 
 
 def _storage(wb):
-    return [("contiguous_strides", "check_contiguous_strides", (wb.get("tensor.py", "contiguous_strides"),))]
+    return [("contiguous_strides", "check_contiguous_strides", lambda: (wb.get("tensor.py", "contiguous_strides"),))]
 
 
 def _broadcast(wb):
-    return [("broadcast_shapes", "check_broadcast_shapes", (wb.get("tensor.py", "broadcast_shapes"),))]
+    return [("broadcast_shapes", "check_broadcast_shapes", lambda: (wb.get("tensor.py", "broadcast_shapes"),))]
+
+
+def _tanh(x):
+    return x.tanh()
+
+
+def _topological_order(loss):
+    return loss._topological_order()
+
+
+_tanh.__name__, _topological_order.__name__ = "Tensor.tanh", "Tensor._topological_order"
 
 
 def _autograd(wb):
-    Tensor = wb.get("tensor.py", "Tensor")
-    wb.get("tensor.py", "Tensor", "tanh")
+    def tanh():
+        wb.get("tensor.py", "Tensor", "tanh")
+        return _tanh, wb.get("tensor.py", "Tensor")
 
-    def tanh(x):
-        return x.tanh()
+    def order():
+        wb.get("tensor.py", "Tensor", "_topological_order")
+        return _topological_order, wb.get("tensor.py", "Tensor")
 
-    def topological_order(loss):
-        return loss._topological_order()
-
-    tanh.__name__, topological_order.__name__ = "Tensor.tanh", "Tensor._topological_order"
-    checks = [("Tensor.tanh", "check_tanh", (tanh, Tensor))]
-    wb.get("tensor.py", "Tensor", "_topological_order")
-    return checks + [("Tensor._topological_order", "check_topological_order", (topological_order, Tensor))]
+    return [("Tensor.tanh", "check_tanh", tanh), ("Tensor._topological_order", "check_topological_order", order)]
 
 
 def _gradcheck(wb):
-    return [("numerical_grad", "check_numerical_grad", (wb.get("gradcheck.py", "numerical_grad"),))]
+    return [("numerical_grad", "check_numerical_grad", lambda: (wb.get("gradcheck.py", "numerical_grad"),))]
 
 
 def _softmax_ce(wb):
-    Tensor = wb.get("tensor.py", "Tensor")
-    cross_entropy = wb.get("functional.py", "cross_entropy")
+    def args():
+        Tensor = wb.get("tensor.py", "Tensor")
+        cross_entropy = wb.get("functional.py", "cross_entropy")
 
-    def cross_entropy_grad(logits, targets):
-        x = Tensor(logits, requires_grad=True)
-        cross_entropy(x, targets).backward()
-        return x.grad
+        def cross_entropy_grad(logits, targets):
+            x = Tensor(logits, requires_grad=True)
+            cross_entropy(x, targets).backward()
+            return x.grad
 
-    cross_entropy_grad.__name__ = "cross_entropy (its gradient)"
-    return [("cross_entropy", "check_cross_entropy_grad", (cross_entropy_grad,))]
+        cross_entropy_grad.__name__ = "cross_entropy (its gradient)"
+        return (cross_entropy_grad,)
+
+    return [("cross_entropy", "check_cross_entropy_grad", args)]
 
 
 def _layers_optim(wb):
-    wb.get("tensor.py", "Tensor")
-    return [("SGD(momentum)", "check_sgd_momentum", (wb.get("optim.py", "SGD"),))]
+    def args():
+        wb.get("tensor.py", "Tensor")
+        return (wb.get("optim.py", "SGD"),)
+
+    return [("SGD(momentum)", "check_sgd_momentum", args)]
 
 
-# lesson slug -> (grader module of minigpt.checks, the checks: workbook -> [(name, grader, args)])
+# lesson slug -> (grader module of minigpt.checks, the checks: workbook -> [(name, grader, () -> its arguments)])
 LESSONS: dict[str, tuple[str, Callable]] = {
     "storage": ("storage", _storage),
     "broadcast-matmul": ("broadcast_matmul", _broadcast),
@@ -271,20 +284,22 @@ def run_lesson(lesson: str, folder: Path, lang: str) -> list[tuple[str, bool, st
             modules[name] = _Broken(t["import"].format(file=name, where=_where(e, folder), error=_error(e)))
         wb = Workbook(folder, lesson, modules)
         results = []
-        try:
-            checks = build(wb)
-        except Missing as m:
-            key, values = m.args[0]
-            return [(lesson, False, t[key].format(dir=folder, **values))]
-        except _BrokenFile as b:
-            return [(lesson, False, str(b))]
         saved_tensor = getattr(graders, "Tensor", None)
         tensor_module = modules.get("tensor.py")
         reader_tensor = None if isinstance(tensor_module, _Broken) else getattr(tensor_module, "Tensor", None)
         if grader_module == "layers_optim" and reader_tensor is not None:
             graders.Tensor = reader_tensor  # the reader's optimizer steps the reader's Tensors
         try:
-            for what, grader, args in checks:
+            for what, grader, args in build(wb):
+                try:
+                    args = args()
+                except Missing as m:
+                    key, values = m.args[0]
+                    results.append((what, False, t[key].format(dir=folder, **values)))
+                    continue
+                except _BrokenFile as b:
+                    results.append((what, False, str(b)))
+                    continue
                 try:
                     report = getattr(graders, grader)(*args)
                 except Exception as e:

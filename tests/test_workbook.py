@@ -96,9 +96,9 @@ def test_empty_workbook_says_what_is_not_written_yet(tmp_path, capsys):
     workbook.init(wb, "en")
     code, out = run_check(capsys, "autograd", "--workbook", str(wb), "--lang", "en")
     assert code == 1
-    assert "tensor.py has no Tensor yet: lesson autograd adds it" in out and "Traceback" not in out
+    assert "tensor.py has no Tensor yet: lesson 3 (autograd) adds it" in out and "Traceback" not in out
     code, out = run_check(capsys, "storage", "--workbook", str(wb), "--lang", "zh")
-    assert code == 1 and "tensor.py 里还没有 contiguous_strides" in out
+    assert code == 1 and "tensor.py 里还没有 contiguous_strides：第 1 (storage) 课" in out
     code, out = run_check(capsys, "--all", "--workbook", str(wb), "--lang", "en")
     assert code == 1 and "0/1 not yet" in out and "0/2 not yet" in out
 

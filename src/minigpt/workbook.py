@@ -125,6 +125,18 @@ INTRODUCED = {
 }
 
 
+def lesson_name(slug: str) -> str:
+    """``1 (storage)``: the lesson's number in the course (the home page's: lesson 0 is first-network, the
+    setup page has none) and its slug; the slug alone when the lessons cannot be listed."""
+    from minigpt import lessons
+
+    try:
+        slugs = [lesson.slug for lesson in lessons.lessons(lessons.repo_root()) if lesson.slug != "setup"]
+    except FileNotFoundError:
+        return slug
+    return f"{slugs.index(slug)} ({slug})" if slug in slugs else slug
+
+
 class Missing(Exception):
     """A piece the lesson needs is not in the reader's file yet."""
 
@@ -148,7 +160,7 @@ class Workbook:
             if not hasattr(obj, name):
                 piece = ".".join(names)
                 lesson = INTRODUCED.get((file, piece), self.lesson)
-                raise Missing(("missing", {"file": file, "piece": piece, "lesson": lesson}))
+                raise Missing(("missing", {"file": file, "piece": piece, "lesson": lesson_name(lesson)}))
             obj = getattr(obj, name)
         return obj
 

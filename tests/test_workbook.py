@@ -52,8 +52,8 @@ def test_init_creates_the_files_and_refuses_a_non_empty_folder(tmp_path, capsys)
     assert cli.main(["workbook", "init", str(wb), "--lang", "zh"]) == 0
     names = sorted(p.name for p in wb.iterdir())
     assert names == sorted([name for name, *_ in workbook.FILES] + ["README.md"])
-    assert "第 autograd 课" not in (wb / "tensor.py").read_text(encoding="utf-8")  # tensor.py starts at storage
-    assert "第 storage 课" in (wb / "tensor.py").read_text(encoding="utf-8")
+    assert "第 3 (autograd) 课开始" not in (wb / "tensor.py").read_text(encoding="utf-8")  # it starts at storage
+    assert "第 1 (storage) 课" in (wb / "tensor.py").read_text(encoding="utf-8")
     assert f"minigpt check storage --workbook {wb}" in (wb / "README.md").read_text(encoding="utf-8")
     assert "练习本" in (wb / "README.md").read_text(encoding="utf-8")
     capsys.readouterr()

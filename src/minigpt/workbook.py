@@ -24,6 +24,13 @@ FILES = [
     ("nn.py", "layers-optim", "Module, Linear and the layers"),
     ("optim.py", "layers-optim", "SGD (with momentum) and AdamW"),
 ]
+WHAT_ZH = {
+    "tensor.py": "步长（storage）、广播（broadcast-matmul）、Tensor 和自动求导（autograd 起）",
+    "gradcheck.py": "numerical_grad：用有限差分算梯度，检查反向传播",
+    "functional.py": "cross_entropy 等作用在 Tensor 上的函数",
+    "nn.py": "Module、Linear 等层",
+    "optim.py": "SGD（带动量）和 AdamW",
+}
 
 TEXT = {
     "en": {
@@ -104,7 +111,8 @@ def init(folder: Path, lang: str) -> list[str]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, lesson, what in FILES:
-        doc = t["docstring"].format(file=name, what=what, lesson=lesson)
+        what = WHAT_ZH[name] if lang == "zh" else what
+        doc = t["docstring"].format(file=name, what=what, lesson=lesson_name(lesson))
         (folder / name).write_text(f'"""{doc}\n"""\n', encoding="utf-8")
         written.append(name)
     (folder / "README.md").write_text(t["readme"].format(dir=folder), encoding="utf-8")

@@ -5,6 +5,7 @@
 #   make bench   set up, then print speed ratios measured side by side, and the site's weight
 #   make browser-deps   install what the browser tests need: Chromium (apt) and tests/node (npm)
 #   make screenshots    set up, then redraw the README's screenshots (screenshots/)
+#   make labs           set up, then re-execute the labs (docs/*/labs/*.ipynb) and store their outputs
 #   make figures        set up, then redraw the lessons' figures (docs/assets/figures/; the page tests do too)
 
 PYTHON ?= python3
@@ -21,7 +22,7 @@ endif
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONHASHSEED := 0
 
-.PHONY: setup serve build test bench clean browser-deps screenshots figures
+.PHONY: setup serve build test bench clean browser-deps screenshots figures labs
 
 setup: $(STAMP)
 
@@ -61,6 +62,9 @@ screenshots: $(STAMP)
 figures: $(STAMP)
 	@for f in $$(grep -l "assets/figures" snippets/*/[0-9][0-9]_*.py); do \
 	  echo "$$f"; $(BIN)/python "$$f" > /dev/null || exit 1; done
+
+labs: $(STAMP)
+	$(BIN)/python scripts/labs.py
 
 clean:
 	rm -rf site $(VENV)

@@ -21,6 +21,7 @@ from browser import build, chromium
 from browser.build import LANGS, page_url, pages
 from browser.server import SiteServer
 from browser.visit import Tab
+from labs import labs
 
 PHONE, DESKTOP = 390, 1280
 MIN_DIAGRAM_TEXT_PX = 12
@@ -28,7 +29,7 @@ ZH_WORDS = ("训练", "注意力", "掩码", "梯度")
 EN_WORDS = ("attention", "gradient", "cache")
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
-PAGES = [(lang, page) for lang in LANGS for page in pages(lang)]
+PAGES = [(lang, page) for lang in LANGS for page in pages(lang) + labs(lang)]  # the labs are pages too
 
 
 def where(lang: str, page: str) -> str:

@@ -39,7 +39,7 @@ def site_path() -> str:
 
 def page_url(lang: str, page: str) -> str:
     """Where docs/<lang>/<page> is in the site, relative to its root (use_directory_urls)."""
-    stem = re.sub(r"(^|/)index$", "", page[: -len(".md")])
+    stem = re.sub(r"(^|/)index$", "", page.rsplit(".", 1)[0])  # a page (.md) or a lab (.ipynb)
     return ("" if lang == "zh" else "en/") + (stem + "/" if stem else "")
 
 

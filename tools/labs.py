@@ -1,0 +1,88 @@
+"""The labs: one notebook per part, docs/<lang>/labs/<part>.ipynb, in both languages.
+
+Their outputs are stored in the notebooks (the site renders them without running anything);
+`make labs` (scripts/labs.py) re-executes them and stores the new outputs, and tests/test_labs.py
+executes them and compares. Code cells are identical in both languages except the first cell's
+`LANG = "zh"` / `LANG = "en"` line, which picks the language of the plots' labels.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+LANGS = ("zh", "en")
+CELL_TIMEOUT = int(os.environ.get("MINIGPT_LAB_CELL_TIMEOUT", "120"))
+LANG_LINE = re.compile(r'^LANG = "(zh|en)"[^\n]*$', re.M)
+
+
+def labs(lang: str) -> list[str]:
+    """Lab paths relative to docs/<lang>/, sorted."""
+    return sorted(p.relative_to(DOCS / lang).as_posix() for p in (DOCS / lang / "labs").glob("*.ipynb"))
+
+
+def read(path: Path):
+    import nbformat
+
+    return nbformat.read(path, as_version=4)
+
+
+def code_cells(nb) -> list[str]:
+    """The code cells' sources, with the language line made neutral."""
+    return [LANG_LINE.sub('LANG = "…"', c.source) for c in nb.cells if c.cell_type == "code"]
+
+
+def execute(path: Path, timeout: int = CELL_TIMEOUT):
+    """Run a lab in a fresh kernel, from its own folder, with this checkout's src/ on the path;
+    a cell that raises fails (nbclient's CellExecutionError). Returns the executed notebook."""
+    from nbclient import NotebookClient
+
+    nb = read(path)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+               PYTHONHASHSEED="0", MPLBACKEND="module://matplotlib_inline.backend_inline")
+    old = dict(os.environ)
+    os.environ.update(env)  # the kernel inherits this process's environment
+    try:
+        NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=False,
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    return nb
+
+
+def texts(nb) -> list[list[str]]:
+    """Per code cell, its text outputs (stream text and text/plain results), trailing spaces cut."""
+    out = []
+    for cell in (c for c in nb.cells if c.cell_type == "code"):
+        found = []
+        for o in cell.get("outputs", []):
+            if o.output_type == "stream":
+                found.append(f"{o.name}: {o.text}")
+            elif o.output_type in ("execute_result", "display_data") and "image/png" not in o.data:
+                found.append(str(o.data.get("text/plain", "")))
+            elif o.output_type == "error":
+                found.append(f"error: {o.ename}: {o.evalue}")
+        out.append(["\n".join(ln.rstrip() for ln in t.rstrip().split("\n")) for t in found])
+    return out
+
+
+def images(nb) -> list[int]:
+    """Per code cell, how many PNG images it shows."""
+    return [sum("image/png" in o.get("data", {}) for o in c.get("outputs", []))
+            for c in nb.cells if c.cell_type == "code"]
+
+
+def clean(nb) -> None:
+    """What a stored lab keeps: outputs, no execution timestamps or counts that change on every run."""
+    for i, cell in enumerate(nb.cells):
+        cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.execution_count = None
+            for o in cell.get("outputs", []):
+                if "execution_count" in o:
+                    o.execution_count = None
+    nb.metadata.pop("widgets", None)

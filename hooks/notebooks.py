@@ -23,6 +23,7 @@ EMPTY_SCRIPT = re.compile(r'<script src="">\s*</script>')
 DOWNLOAD = {"zh": "下载这个笔记本", "en": "Download this notebook"}
 # nbconvert gives every plot this English alt text; the page's language says what it is instead
 NO_ALT = 'alt="No description has been provided for this image"'
+COPY = {"zh": 'aria-label="复制代码"', "en": 'aria-label="Copy the code"'}
 PLOT_ALT = {"zh": 'alt="上面的代码单元画出的图"', "en": 'alt="The plot the code cell above draws"'}
 
 
@@ -60,4 +61,27 @@ def on_page_content(content, page, config, files):
     link = (f'<p class="lab-download"><a href="{html.escape(name)}" download>'
             f'{DOWNLOAD.get(lang, DOWNLOAD["en"])}: {html.escape(name)}</a></p>\n')
     content = content.replace(NO_ALT, PLOT_ALT.get(lang, PLOT_ALT["en"]))
+    content = content.replace('aria-label="Copy to Clipboard"', COPY.get(lang, COPY["en"]))
     return link + EMPTY_SCRIPT.sub("", content)
+
+
+SWITCHER = re.compile(r'<a href="([^"]*)" hreflang="(\w+)" class="md-select__link">')
+
+
+def on_post_page(output, page, config):
+    """The language switcher of a lab page leads to its twin (the i18n plugin, which does not know
+    the notebook as a page, points it at the other language's home)."""
+    if not _is_notebook(page):
+        return output
+    parts = page.file.src_uri.split("/")  # zh/labs/tensor.ipynb
+    path = "/".join(parts[1:])[: -len(".ipynb")] + "/"  # labs/tensor/
+    up = "../" * page.url.rstrip("/").count("/") + "../"  # from the page to the site root
+    i18n = config.plugins.get("i18n")
+    default = next((lang.locale for lang in i18n.config.languages if lang.default), "zh") if i18n else "zh"
+
+    def twin(m):
+        lang = m.group(2)
+        target = up + ("" if lang == default else lang + "/") + path
+        return f'<a href="{target}" hreflang="{lang}" class="md-select__link">'
+
+    return SWITCHER.sub(twin, output)

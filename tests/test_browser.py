@@ -395,7 +395,7 @@ def test_search_finds_the_lessons_that_teach_a_word_first(browser, server, lang,
             problems.append(f"{word}: no {lang} page uses it in the middle of a sentence (nothing to find)")
             continue
         found = _search(tab, word)
-        urls = {page_url(lang, p): p for p in pages(lang)}
+        urls = {page_url(lang, p): p for p in pages(lang) + labs(lang)}
         others = [u for u in found if u not in urls]
         teaching = _teaching_lessons(lang, word)
         if not found:

@@ -204,8 +204,8 @@ class GPT(Module):
         x = self.ln_f(x)  # (B, T, C)
         logits = x @ self.wte.weight.T  # (B, T, C) @ (C, V) -> (B, T, V), tied head
         loss = None if targets is None else F.cross_entropy(logits, targets, ignore_index=-1)
-        return logits, loss
         # --8<-- [end:gpt_forward]
+        return logits, loss
 
     def new_kv_cache(self, batch_size: int) -> KVCache:
         """An empty cache for ``batch_size`` rows, in this model's dtype."""

@@ -112,6 +112,22 @@ def test_cached_and_uncached_generation_agree(capsys, poems_ckpt):
     assert cached == uncached and cached.strip()
 
 
+def test_generate_says_when_training_has_not_finished(capsys, poems_ckpt, tmp_path):
+    from minigpt.checkpoint import load_checkpoint, save_checkpoint
+    argv = ["--form", "五绝", "--keywords", "月", "--seed", "1"]
+    code, _, err = run(capsys, "generate", "--checkpoint", str(poems_ckpt), *argv)
+    assert code == 0 and "not finished" not in err  # a finished run says nothing
+    ckpt = load_checkpoint(poems_ckpt)
+    del ckpt["path"], ckpt["format"], ckpt["version"]
+    ckpt["train_config"] = {**ckpt["train_config"], "max_steps": 5000}  # as if stopped early
+    save_checkpoint(tmp_path / "ckpt.pt", ckpt)
+    code, out, err = run(capsys, "generate", "--checkpoint", str(tmp_path), *argv)
+    assert code == 0 and out.strip()
+    notes = [line for line in err.splitlines() if "not finished" in line]
+    assert notes == [f"minigpt: note: the checkpoint is from step {ckpt['step']} of 5000; training has not "
+                     "finished, so the text may be poorer than the finished model's"]
+
+
 def test_generate_errors(capsys, poems_ckpt):
     ckpt = str(poems_ckpt)
     code, _, err = run(capsys, "generate", "--checkpoint", ckpt, "--form", "十四行诗", "--keywords", "月")

@@ -269,6 +269,10 @@ def cmd_generate(args) -> int:
     wants_poem = args.form is not None or args.keywords is not None
     path = args.checkpoint or PRESETS["poems-cpu" if wants_poem else "shakespeare-cpu"].out_dir
     model, tokenizer, ckpt = load_model(path, args.device)
+    step, max_steps = ckpt["step"], ckpt["train_config"].get("max_steps")
+    if isinstance(max_steps, int) and step < max_steps:
+        print(f"minigpt: note: the checkpoint is from step {step} of {max_steps}; training has not finished, "
+              f"so the text may be poorer than the finished model's", file=sys.stderr)
     form = poetry.normalize_form(args.form) if args.form is not None else None  # unknown -> lists the forms
     constraint = None
     if args.strict:

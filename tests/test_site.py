@@ -248,6 +248,83 @@ def test_a_missing_snippet_or_section_fails_the_strict_build(tmp_path):
         assert "gone.py" in results[case].stderr or "'b'" in results[case].stderr, results[case].stderr[-2000:]
 
 
+def _code_titles():
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        import code_titles
+    finally:
+        sys.path.remove(str(ROOT / "hooks"))
+    return code_titles
+
+
+TITLED = re.compile(r'<div class="language-python (runnable|shown-only) highlight"><span class="filename">([^<]*)</span>'
+                    r'<pre>(?:(?!</pre>).)*</pre>', re.S)
+
+
+def test_every_included_block_names_its_file_and_says_whether_it_runs(site):
+    """hooks/code_titles.py: a script's block is titled with the command that runs it from the repository
+    root and has the class `runnable`; a section's block names file · section, says it is shown and not
+    run in the page's language, and has the class `shown-only`; the title stays outside the copied code."""
+    import html as html_lib
+
+    hook = _code_titles()
+    problems, seen = [], 0
+    for lang in LANGS:
+        for page in pages(lang):
+            text = (DOCS / lang / page).read_text(encoding="utf-8")
+            fences = [hook.INCLUDE.findall(m.group("body")) for m in hook.FENCE.finditer(text)]
+            fenced_includes = sum(map(len, fences))
+            all_includes = len(re.findall(r'^\s*--8<-- "', text, re.M))
+            if fenced_includes != all_includes:
+                problems.append(f"{lang}/{page}: {all_includes - fenced_includes} include(s) not in a ```python "
+                                "fence of include lines only, so not titled")
+            expected = []
+            for paths in fences:
+                if all(hook.SCRIPT.match(p) for p in paths):
+                    expected.append(("runnable", " · ".join(f"python {p}" for p in paths)))
+                    problems += [f"{lang}/{page}: {p} is not a file" for p in paths if not (ROOT / p).is_file()]
+                else:
+                    shown = {"zh": "仅展示，不运行", "en": "shown, not run"}[lang]
+                    expected.append(("shown-only", ", ".join(p.replace(":", " · ") for p in paths) + f" — {shown}"))
+            built = html_of(site, lang, page)
+            got = [(cls, html_lib.unescape(title)) for cls, title in TITLED.findall(built)]
+            if got != expected:
+                problems.append(f"{lang}/{page}: titles {got} != expected {expected}")
+            if len(re.findall(r'class="filename"', built)) != len(got):
+                problems.append(f"{lang}/{page}: a title sits somewhere else than before its block's <pre>")
+            for block in TITLED.finditer(built):
+                code = block.group(0).split("<pre>", 1)[1]
+                if any(s in code for s in ("filename", "shown, not run", "仅展示", "python snippets/")):
+                    problems.append(f"{lang}/{page}: a title leaked into the code of a block")
+            seen += len(got)
+    assert not problems, "\n".join(problems[:30])
+    assert seen > 400  # every lesson's blocks, both languages
+
+
+def test_the_title_hook_titles_include_fences_only():
+    """Titles come from the hook at build time, on include fences only (the page tests reject hand-written
+    ```python title=... fences in a page's Markdown); indented fences in folded blocks get theirs too."""
+    import textwrap
+    hook = _code_titles()
+    one = hook.on_page_markdown(textwrap.dedent('''\
+        ```python
+        --8<-- "snippets/storage/02_strided.py"
+        ```
+
+        ```python
+        print(1)
+        ```
+
+        ??? note "x"
+            ```python
+            --8<-- "src/minigpt/tensor.py:view"
+            ```
+        '''), type("P", (), {"file": type("F", (), {"src_uri": "zh/tensor/storage.md"})()})(), None, None)
+    assert '``` { .python .runnable title="python snippets/storage/02_strided.py" }' in one
+    assert "```python\nprint(1)" in one  # hand-written code is left alone
+    assert '    ``` { .python .shown-only title="src/minigpt/tensor.py · view — 仅展示，不运行" }' in one
+
+
 def site_config() -> Site:
     return Site(ROOT)
 

@@ -1,5 +1,5 @@
 """Each page's exercise instructions, run as a reader runs them: the literal `cp ...` from the repository
-root, then the copy. A starter must run to its "not yet" report (not an ImportError); any other copied
+root, then the copy. A starter must run to its report (a "not yet" or a check table, not an ImportError); any other copied
 script must at least find every module it imports from where the copy lands.
 
 Each case works in a temporary repository root holding a copy of the snippet's folder, so nothing is
@@ -63,7 +63,8 @@ def test_an_exercise_copy_runs_where_the_page_puts_it(where, cp, run, tmp_path):
         out = subprocess.run([sys.executable, target], cwd=repo, env=env, capture_output=True, text=True,
                              timeout=120)
         text = out.stdout + out.stderr
-        assert "Error" not in out.stderr and "not yet" in text, f"{where}: {cp}; python {target}:\n{text[-2000:]}"
+        assert "Traceback" not in out.stderr and out.stdout.strip(), f"{where}: {cp}; python {target}:\n{text[-2000:]}"
+        assert "passed" not in out.stdout or "not yet" in out.stdout, f"{where}: the starter passes as given"
     else:  # a script to change: it finds its imports from where it lands
         tree = ast.parse(copy.read_text(encoding="utf-8"))
         names = sorted({(node.module if isinstance(node, ast.ImportFrom) else a.name).split(".")[0]

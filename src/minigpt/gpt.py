@@ -20,6 +20,7 @@ from .sampling import check_generate, check_stop, sample
 from .tensor import Tensor, no_grad
 
 
+# --8<-- [start:kv_cache]
 class KVCache:
     """Keys and values of the tokens seen so far: per layer, preallocated (B, nh, block_size, hs) buffers.
 
@@ -47,6 +48,7 @@ def cached_keys_values(kv_cache: tuple[np.ndarray, np.ndarray], k: Tensor, v: Te
     end = start + k.shape[2]
     k_buf[:, :, start:end], v_buf[:, :, start:end] = k.data, v.data
     return Tensor(k_buf[:, :, :end]), Tensor(v_buf[:, :, :end])
+# --8<-- [end:kv_cache]
 
 
 # --8<-- [start:causal_mask]
@@ -182,6 +184,7 @@ class GPT(Module):
         With kv_cache, idx holds only the new tokens; they continue the cached ones.
         """
         idx = check_token_ids(idx, self.config.vocab_size)
+        # --8<-- [start:forward_start]
         B, T = idx.shape
         start = 0 if kv_cache is None else kv_cache.length
         block_size = self.config.block_size
@@ -193,6 +196,7 @@ class GPT(Module):
         if start > 0 and T > 1:  # new tokens after cached ones go one at a time: causal_mask(T) is for a fresh start
             logits = Tensor(np.concatenate([self(idx[:, t : t + 1], kv_cache=kv_cache)[0].data for t in range(T)], 1))
             return logits, None if targets is None else F.cross_entropy(logits, targets, ignore_index=-1)
+        # --8<-- [end:forward_start]
         # --8<-- [start:gpt_forward]
         tok = self.wte(idx)  # (B, T, C)
         pos = self.wpe(np.arange(start, start + T))  # (T, C)
@@ -232,6 +236,7 @@ class GPT(Module):
         was_training = self.training
         self.eval()
         try:
+            # --8<-- [start:generate_loop]
             cache = self.new_kv_cache(len(idx)) if use_cache else None
             done = np.zeros(len(idx), dtype=bool)
             with no_grad():
@@ -247,6 +252,7 @@ class GPT(Module):
                         logits = constraint(idx, logits)
                     nxt = sample(logits, temperature, top_k, top_p, rng)  # (B,)
                     idx = np.concatenate([idx, nxt[:, None].astype(idx.dtype)], axis=1)  # (B, T+1)
+                    # --8<-- [end:generate_loop]
                     if stop_ids:
                         done |= np.isin(nxt, list(stop_ids))
                         if done.all():

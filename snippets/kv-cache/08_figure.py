@@ -12,7 +12,7 @@ A = 12 * L * C * C + C * V
 ns = list(range(1, 257))
 step = [A + 2 * L * n * C for n in ns]  # multiply-adds, one new token seeing n positions
 full = [n * s for n, s in zip(ns, step)]  # no cache: all n positions, n times as much
-# measured by `python snippets/kv-cache/07_timing.py --report --repeats 41` on the course's build machine:
+# measured by 07_timing.py --report --repeats 41 on the course's build machine:
 # 2 cores of an Intel Xeon, shared (load average about 6), torch 2.13.0+cpu, 1 thread; median ms per step
 MEASURED = {16: (3.06, 2.25), 32: (3.54, 2.03), 64: (4.77, 2.21), 128: (7.65, 2.29), 256: (13.56, 2.79)}
 print("no cache / cache:   multiply-adds   measured (stored)")

@@ -195,8 +195,8 @@ class GPT(Module):
             raise ValueError(f"kv_cache holds batch size {kv_cache.batch_size}, idx has B={B}")
         if start > 0 and T > 1:  # new tokens after cached ones go one at a time: causal_mask(T) is for a fresh start
             logits = Tensor(np.concatenate([self(idx[:, t : t + 1], kv_cache=kv_cache)[0].data for t in range(T)], 1))
+            # --8<-- [end:forward_start]
             return logits, None if targets is None else F.cross_entropy(logits, targets, ignore_index=-1)
-        # --8<-- [end:forward_start]
         # --8<-- [start:gpt_forward]
         tok = self.wte(idx)  # (B, T, C)
         pos = self.wpe(np.arange(start, start + T))  # (T, C)

@@ -81,20 +81,12 @@ def validation_loss(model, corpus) -> tuple[float, int]:
     return total / count, count
 
 
-def poem_nll(model, prompt: list[int], poem: list[int]) -> float:
-    """Mean negative log-likelihood per token of ``poem`` after ``prompt`` under ``model`` (temperature 1)."""
-    ids = torch.tensor([prompt + poem])  # (1, T)
-    with torch.no_grad():
-        logits, _ = model(ids[:, :-1])  # (1, T-1, V): position t predicts token t+1
-    logp = torch.log_softmax(logits[0, len(prompt) - 1 :].double(), dim=-1)  # (len(poem), V)
-    return -logp[torch.arange(len(poem)), torch.tensor(poem)].mean().item()
-
-
 @dataclass(frozen=True)
 class Sample:
-    """One written poem: its form, its checks, its fluency, and what it cost."""
+    """One written poem: its form, its checks, its repeats, its fluency, and what it cost."""
     form: str
     check: object  # poetry.PoemCheck
+    repeats: object  # poetry.Repeats
     nll: float  # mean NLL per token under the model
     tokens: int  # tokens generated, <eos> included
     seconds: float
@@ -109,6 +101,8 @@ def summarize(samples: list[Sample]) -> dict:
             "rhyme": sum(bool(s.check.rhyme and s.check.rhyme.ok) for s in samples) / n,
             "keywords": sum(s.check.keywords.ok for s in samples) / n,
             "tone_share": float(np.mean(shares)) if shares else float("nan"),  # nan: no poem had the form
+            "repeat_share": sum(s.repeats.repeated for s in samples) / max(1, sum(s.repeats.chars for s in samples)),
+            "rhyme_repeated": sum(s.repeats.rhyme_repeated > 0 for s in samples) / n,
             "nll": float(np.nanmean([s.nll for s in samples])) if samples else float("nan"),
             "tokens_per_s": sum(s.tokens for s in samples) / max(1e-9, sum(s.seconds for s in samples))}
 
@@ -117,6 +111,7 @@ def write_poems(model, tokenizer, prompts, modes, temperature: float = 0.8) -> d
     """Per mode, ``summarize`` over all samples ("all") and per form; sample i is drawn with seed i."""
     from minigpt import poetry
     from minigpt.constrain import PoemConstraint
+    from minigpt.generate import poem_nll
 
     written: dict = {m: [] for m in modes}
     block_size = model.config.block_size
@@ -129,9 +124,10 @@ def write_poems(model, tokenizer, prompts, modes, temperature: float = 0.8) -> d
             seconds = time.perf_counter() - t0
             row = out[0, len(ids):].tolist()
             poem = row[: row.index(tokenizer.eos_id)] if tokenizer.eos_id in row else row
-            check = poetry.check_poem(tokenizer.decode(poem, skip_special=True), form, keywords)
+            text = tokenizer.decode(poem, skip_special=True)
+            check = poetry.check_poem(text, form, keywords)
             nll = poem_nll(model, ids, poem) if poem else float("nan")
-            written[mode].append(Sample(form, check, nll, len(row), seconds))
+            written[mode].append(Sample(form, check, poetry.check_repeats(text), nll, len(row), seconds))
     return {m: {"all": summarize(s), **{f: summarize([x for x in s if x.form == f]) for f in poetry.FORMS}}
             for m, s in written.items()}
 
@@ -156,6 +152,8 @@ def bench_poems(checkpoint: str = "runs/poems-cpu", samples: int = 200, temperat
     weight = {f: n / max(1, len(prompts)) for f, n in by_form.items()}  # the baseline, weighted as the samples
     baseline = {"form": 1.0, "keywords": 1.0,
                 "rhyme": sum(real[f].rhyme_ok * w for f, w in weight.items()),
+                "repeat_share": sum(real[f].repeat_share * w for f, w in weight.items()),
+                "rhyme_repeated": sum(real[f].rhyme_repeated * w for f, w in weight.items()),
                 "tone_share": sum(real[f].tone_share * w for f, w in weight.items())}
     return {"checkpoint": ckpt["path"], "step": int(ckpt["step"]), "val_loss": val_loss, "val_tokens": count,
             "samples": len(prompts), "skipped": skipped, "temperature": temperature, "free": modes[FREE],
@@ -189,17 +187,22 @@ def report(say, options) -> None:
         passed = f" ({r['skipped']} passed over: --strict refuses their keywords)" if r["skipped"] else ""
         say(f"  {r['samples']} samples at temperature {r['temperature']}, as many per form, from validation poems' "
             f"forms and keywords{passed}; sample i with seed i, batch 1; NLL: the model's loss on its poem")
-        say(f"  {'':<11}{'form':>7}{'rhyme':>8}{'tone share':>12}{'keywords':>10}{'NLL/token':>11}{'tokens/s':>10}")
+        say(f"  {'':<11}{'form':>7}{'rhyme':>8}{'tone share':>12}{'keywords':>10}{'repeats':>9}{'rhyme 2x':>9}"
+            f"{'NLL/token':>11}{'tokens/s':>10}")
         free, strict, real = r["free"]["all"], r["strict"]["all"], r["baseline"]
         for name, m in (("free", free), ("--strict", strict)):
             slower = f"  ({free['tokens_per_s'] / m['tokens_per_s']:.2f}x slower)" if m is strict else ""
             say(f"  {name:<11}{m['form']:>7.1%}{m['rhyme']:>8.1%}{m['tone_share']:>12.3f}{m['keywords']:>10.1%}"
+                f"{m['repeat_share']:>9.1%}{m['rhyme_repeated']:>9.1%}"
                 f"{m['nll']:>11.3f}{m['tokens_per_s']:>10,.0f}{slower}")
         say(f"  {'real poems':<11}{real['form']:>7.1%}{real['rhyme']:>8.1%}{real['tone_share']:>12.3f}"
-            f"{'(own)':>10}")
+            f"{'(own)':>10}{real['repeat_share']:>9.1%}{real['rhyme_repeated']:>9.1%}")
+        say("  repeats: characters that repeat an earlier one in their poem (叠字 included); rhyme 2x: poems that "
+            "end two even lines in the same character")
         hit = all(strict[k] == 1.0 for k in ("form", "rhyme", "keywords"))
         say(f"  --strict targets: form, rhyme, keywords 100%: {say.mark(hit)}; tone share >= real poems: "
-            f"{say.mark(strict['tone_share'] >= real['tone_share'])}")
+            f"{say.mark(strict['tone_share'] >= real['tone_share'])}; repeats <= real poems', no rhyme twice: "
+            f"{say.mark(strict['repeat_share'] <= real['repeat_share'] and strict['rhyme_repeated'] == 0)}")
         say("  rhyme / tone share by form (free, --strict, real): " + "; ".join(
             f"{f} {r['free'][f]['rhyme']:.0%}/{r['free'][f]['tone_share']:.2f}, "
             f"{r['strict'][f]['rhyme']:.0%}/{r['strict'][f]['tone_share']:.2f}, "

@@ -120,6 +120,23 @@ def test_a_model_that_likes_the_rules_is_left_alone(tok, form, keyword, text, bo
     assert min(ruled_out) > 0 and np.mean(ruled_out) > 0.3, ruled_out  # share of the vocabulary set to -inf
 
 
+@pytest.mark.parametrize("form", ["五言绝句", "七言律诗"])
+def test_no_character_comes_twice_but_as_a_reduplication(tok, form):
+    """A model that loves a few characters repeats them freely without the rule (the control), and under
+    it says each once, or twice in a row (叠字), never three in a row."""
+    rng = np.random.default_rng(1)
+    bias = np.zeros(tok.vocab_size)
+    bias[tok.encode("".join(c for c in "花山风流人天明江白云春" if c in tok.stoi))] = 9.0  # the model's favourites
+    poems = {rule: write(tok, form, ["月"], rng, rows=8, bias=bias, no_repeat=rule) for rule in (True, False)}
+    without = [poetry.check_repeats(t) for t in poems[False]]
+    assert sum(r.repeated - r.doubled for r in without) >= 8, poems[False]  # the control repeats
+    for text in poems[True]:
+        r = poetry.check_repeats(text)
+        assert r.repeated == r.doubled and r.rhyme_repeated == 0, text
+        assert not any(a == b == c for a, b, c in zip(text, text[1:], text[2:])), text
+        assert poetry.check_poem(text, form, ["月"]).tones.ok, text
+
+
 def test_the_constraint_knows_how_many_tokens_a_poem_takes(tok):
     c = PoemConstraint(tok, "七律", ["月"])
     assert c.tokens_needed() == 8 * (7 + 1) + 1 and c.tokens_needed("山月") == 63  # lines, punctuation, <eos>
@@ -212,6 +229,15 @@ def test_strict_cli_writes_a_poem_that_keeps_the_rules(capsys, poems_ckpt):
     assert all("tones 100% (" in line and line.endswith("keywords 明月 江: ok]") for line in lines), err
 
 
+def test_best_of_cli_prints_one_poem_per_sample_each_keeping_the_rules(capsys, poems_ckpt):
+    code, out, err = run(capsys, "generate", "--checkpoint", poems_ckpt, "--form", "五绝", "--keywords", "江",
+                         "--strict", "--best-of", "4", "--num-samples", "2", "--seed", "1")
+    assert code == 0, err
+    assert len(out.strip().split("\n---\n")) == 2 and err.count("[五言绝句: ok; rhyme ") == 2, (out, err)
+    code, out, err = run(capsys, "generate", "--checkpoint", poems_ckpt, "--best-of", "0")
+    assert code == 2 and "--best-of" in err and not out.strip()
+
+
 @pytest.mark.parametrize("argv, needle", [
     (["--form", "五绝", "--keywords", "月,Q", "--strict"], "keyword 'Q' has characters the model has never seen"),
     (["--form", "五绝", "--keywords", "明月照大江山", "--strict"], "a line of 五言绝句 holds 5"),
@@ -233,7 +259,9 @@ def test_the_poems_bench_writes_free_and_strict_poems(tok):
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-    from poems import FREE, poem_nll, write_poems
+    from poems import FREE, write_poems
+
+    from minigpt.generate import poem_nll
 
     model = gpt_torch.GPT(GPTConfig(vocab_size=tok.vocab_size, block_size=48, n_layer=1, n_head=2, n_embd=16))
     prompts = [(form, "江", format_prompt(tok, form, ["江"])) for form in ("五言绝句", "七言绝句")]
@@ -241,7 +269,26 @@ def test_the_poems_bench_writes_free_and_strict_poems(tok):
     strict = result[2.0]["all"]
     assert strict["samples"] == 2 and strict["form"] == strict["rhyme"] == strict["keywords"] == 1.0
     assert strict["tone_share"] == 1.0 and strict["nll"] > 0 and strict["tokens_per_s"] > 0
+    assert strict["repeat_share"] == 0.0 and strict["rhyme_repeated"] == 0.0  # random logits: no 叠字 either
     assert result[FREE]["五言绝句"]["samples"] == 1
     uniform = gpt_torch.GPT(GPTConfig(vocab_size=tok.vocab_size, block_size=48, n_layer=1, n_head=2, n_embd=16))
     torch.nn.init.zeros_(uniform.wte.weight)  # every logit 0: each token has probability 1/V
     assert poem_nll(uniform, [1, 2], [5, 6, 7]) == pytest.approx(np.log(tok.vocab_size))
+
+
+def test_best_of_n_keeps_the_candidate_the_model_finds_most_likely(tok):
+    from minigpt.generate import best_of, generate_text, poem_nll
+
+    torch.manual_seed(0)
+    model = gpt_torch.GPT(GPTConfig(vocab_size=tok.vocab_size, block_size=48, n_layer=1, n_head=2, n_embd=16)).eval()
+    ids = format_prompt(tok, "五言绝句", ["江"])
+    make = lambda: PoemConstraint(tok, "五言绝句", ["江"])  # noqa: E731
+    kwargs = dict(max_new_tokens=30, temperature=1.0, seed=3)
+    candidates = generate_text(model, tok, ids, num_samples=8, constraint=make(), **kwargs)
+    losses = [poem_nll(model, ids, tok.encode(t)) for t in candidates]
+    assert len(set(candidates)) > 1  # the draws differ, so choosing means something
+    [(text, loss)] = best_of(model, tok, ids, 8, make_constraint=make, **kwargs)
+    assert text == candidates[int(np.argmin(losses))] and loss == min(losses)
+    two = best_of(model, tok, ids, 4, num_samples=2, make_constraint=make, **kwargs)
+    assert [t for t, _ in two] == [min(zip(candidates[k:k + 4], losses[k:k + 4]), key=lambda c: c[1])[0]
+                                   for k in (0, 4)]

@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from minigpt import rhyme
+from minigpt import poetry, rhyme
 from minigpt.poetry import (
     FORMS,
     FREE,
@@ -327,3 +327,15 @@ def test_real_poems_baseline(corpus_baseline, form):
         assert b.first_line > 0.6
     else:
         assert b.first_line < 0.3
+
+
+def test_repeats_are_counted_anywhere_as_reduplication_and_at_the_rhyme():
+    r = poetry.check_repeats("萧萧萧花开，花落水东流。花月千千里，江流水东流。")
+    # 萧 twice more (both 叠字), 花 twice, 千 once (叠字), 水 东 流 once each, 流 at the rhyme again
+    assert (r.chars, r.repeated, r.doubled, r.rhyme_repeated) == (20, 9, 3, 1)
+    assert r.share == pytest.approx(9 / 20)
+    real = poetry.check_repeats("白日依山尽，黄河入海流。欲穷千里目，更上一层楼。")
+    assert (real.repeated, real.share) == (0, 0.0)
+    assert poetry.check_repeats("").share == 0.0
+    with pytest.raises(TypeError, match="text must be a str"):
+        poetry.check_repeats(None)

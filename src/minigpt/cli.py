@@ -173,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "the form's shape, rhymes in one 平声 group, follows a standard 平仄 pattern "
                         "(一三五不论) and contains every keyword; the model still picks among the allowed "
                         "characters")
+    g.add_argument("--best-of", type=_positive_int, default=1, metavar="N",
+                   help="draw N candidates for each sample and print the one the model itself finds most likely "
+                        "(lowest loss per token); default 1")
     g.add_argument("--no-cache", action="store_true", help="recompute the whole context each step (no KV cache)")
     g.add_argument("--device", choices=DEVICES, default="cpu", help="default cpu")
 
@@ -263,7 +266,8 @@ def cmd_train(args) -> int:
 def cmd_generate(args) -> int:
     from minigpt import poetry
     from minigpt.constrain import PoemConstraint
-    from minigpt.generate import corpus_of, crop, describe_check, encode_prompt, generate_text, load_model
+    from minigpt.generate import (best_of, corpus_of, crop, describe_check, encode_prompt, generate_text,
+                                  load_model)
     from minigpt.presets import PRESETS
 
     wants_poem = args.form is not None or args.keywords is not None
@@ -290,10 +294,14 @@ def cmd_generate(args) -> int:
     max_new = args.max_new_tokens or (None if is_poems else 500)
     if constraint is not None:
         constraint.check_room(max_new or max(1, block_size - len(ids)), opening=args.prompt or "")
-    texts = generate_text(model, tokenizer, ids, max_new_tokens=max_new, temperature=args.temperature,
-                          top_k=args.top_k, top_p=args.top_p, seed=args.seed, use_cache=not args.no_cache,
-                          num_samples=args.num_samples, stop_at_eos=is_poems,  # poems end with <eos>
-                          constraint=constraint)
+    options = dict(max_new_tokens=max_new, temperature=args.temperature, top_k=args.top_k, top_p=args.top_p,
+                   seed=args.seed, use_cache=not args.no_cache, stop_at_eos=is_poems)  # poems end with <eos>
+    if args.best_of > 1:
+        rebuild = (lambda: PoemConstraint(tokenizer, form, args.keywords)) if constraint is not None else None
+        texts = [text for text, _ in best_of(model, tokenizer, ids, args.best_of, args.num_samples,
+                                             make_constraint=rebuild, **options)]
+    else:
+        texts = generate_text(model, tokenizer, ids, num_samples=args.num_samples, constraint=constraint, **options)
     for n, text in enumerate(texts):
         if n:
             print("---")

@@ -94,6 +94,27 @@ def generate_text(model, tokenizer: CharTokenizer, ids: list[int], max_new_token
     return decode_rows(tokenizer, out[:, len(ids):].tolist(), stop_at_eos)
 
 
+def poem_nll(model, prompt: list[int], poem: list[int]) -> float:
+    """Mean negative log-likelihood per token of ``poem`` after ``prompt`` under ``model`` at temperature 1,
+    without any constraint: the model's own loss on the text (lower reads as more likely to it)."""
+    ids = torch.tensor([prompt + poem], device=model.wte.weight.device)  # (1, T)
+    with torch.no_grad():
+        logits, _ = model(ids[:, :-1])  # (1, T-1, V): position t predicts token t+1
+    logp = torch.log_softmax(logits[0, len(prompt) - 1 :].double(), dim=-1)  # (len(poem), V)
+    return -logp[torch.arange(len(poem)), torch.tensor(poem, device=logp.device)].mean().item()
+
+
+def best_of(model, tokenizer: CharTokenizer, ids: list[int], n: int, num_samples: int = 1,
+            make_constraint=None, **kwargs) -> list[tuple[str, float]]:
+    """``num_samples`` texts, each the best of ``n`` drawn ones: the one with the lowest ``poem_nll`` (the
+    model's own mean loss per token on it), with that loss. ``make_constraint()`` gives a fresh constraint
+    (or None); ``kwargs`` go to ``generate_text``. The ``n * num_samples`` candidates are one batch."""
+    constraint = make_constraint() if make_constraint else None
+    rows = generate_text(model, tokenizer, ids, num_samples=n * num_samples, constraint=constraint, **kwargs)
+    scored = [(text, poem_nll(model, ids, tokenizer.encode(text)) if text else float("inf")) for text in rows]
+    return [min(scored[k * n : (k + 1) * n], key=lambda ts: ts[1]) for k in range(num_samples)]
+
+
 def decode_rows(tokenizer: CharTokenizer, rows: list[list[int]], stop_at_eos: bool = True) -> list[str]:
     """Generated ids -> text, each row cut before its first ``<eos>``, special tokens left out."""
     texts = []

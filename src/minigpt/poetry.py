@@ -346,6 +346,35 @@ def check_keywords(text: str, keywords) -> KeywordCheck:
     return KeywordCheck(not missing, found, missing)
 
 
+@dataclass(frozen=True)
+class Repeats:
+    chars: int  # Chinese characters in the poem
+    repeated: int  # characters that repeat one earlier in the poem, 叠字 included
+    doubled: int  # of those, the ones straight after themselves in a line (叠字: 萧萧, 悠悠)
+    rhyme_repeated: int  # even lines that end in the character an earlier even line ended in
+
+    @property
+    def share(self) -> float:
+        """The share of the poem's characters that repeat an earlier one (0.0 for an empty poem)."""
+        return self.repeated / self.chars if self.chars else 0.0
+
+
+def check_repeats(text: str) -> Repeats:
+    """How often ``text`` says a character again: anywhere, as 叠字, and at the rhyme (even lines' ends)."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    seen, repeated, doubled = set(), 0, 0
+    lines = [[c for c in line if is_han(c)] for line in split_lines(text)]
+    for line in lines:
+        for k, c in enumerate(line):
+            if c in seen:
+                repeated += 1
+                doubled += k > 0 and line[k - 1] == c
+            seen.add(c)
+    ends = [line[-1] for line in lines[1::2] if line]
+    return Repeats(sum(map(len, lines)), repeated, doubled, len(ends) - len(set(ends)))
+
+
 def check_poem(text: str, form: str, keywords=()) -> PoemCheck:
     """Every check of ``text`` as a poem of ``form`` asked to use ``keywords``: shape, rhyme, tones, keywords."""
     shape = check_form(text, form)
@@ -373,6 +402,8 @@ class Baseline:
     rhyme_chance: float  # control: rhyme_ok once the even lines' last characters are shuffled among poems
     tone_chance: float  # control: mean tone share once each poem's characters are shuffled within it
     unknown: float  # share of characters the rhyme book does not list
+    repeat_share: float = 0.0  # share of characters that repeat an earlier one in their poem (check_repeats)
+    rhyme_repeated: float = 0.0  # share of poems with a rhyme character twice
 
 
 CONTROL_POEMS = 2000  # poems per form the two controls shuffle (a random sample, by ``seed``)
@@ -415,6 +446,7 @@ def baseline(poems, seed: int = 0) -> dict[str, Baseline]:
             n = len(b[0])
             shuffled.append(_tones(["".join(chars[i : i + n]) for i in range(0, len(chars), n)], patterns, False))
         n_chars = sum(len(b) * len(b[0]) for b in shaped)
+        repeats = [check_repeats(t) for t, c in zip(texts, checks) if c.form.ok]
         ok = [r for r in rhymes if r.ok]
         result[form] = Baseline(
             form=form,
@@ -428,6 +460,8 @@ def baseline(poems, seed: int = 0) -> dict[str, Baseline]:
             rhyme_chance=_mean(r.ok for r in chance),
             tone_chance=_mean(t.share for t in shuffled),
             unknown=sum(c not in known for b in shaped for line in b for c in line) / max(1, n_chars),
+            repeat_share=sum(r.repeated for r in repeats) / max(1, sum(r.chars for r in repeats)),
+            rhyme_repeated=_mean(r.rhyme_repeated > 0 for r in repeats),
         )
     return result
 

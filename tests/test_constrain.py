@@ -137,6 +137,18 @@ def test_no_character_comes_twice_but_as_a_reduplication(tok, form):
         assert poetry.check_poem(text, form, ["月"]).tones.ok, text
 
 
+def test_a_keywords_characters_wait_for_the_keyword(tok):
+    """A model that loves 风 writes it only inside 春风 (once), under the rule; the control writes it more."""
+    rng = np.random.default_rng(2)
+    bias = np.zeros(tok.vocab_size)
+    bias[tok.stoi["风"]] = 9.0
+    for rule, most in ((True, 1), (False, None)):
+        poems = write(tok, "七言律诗", ["春风"], rng, rows=6, bias=bias, no_repeat=rule)
+        counts = [t.count("风") for t in poems]
+        assert all("春风" in t for t in poems)
+        assert max(counts) == most if rule else max(counts) > 1, poems
+
+
 def test_the_constraint_knows_how_many_tokens_a_poem_takes(tok):
     c = PoemConstraint(tok, "七律", ["月"])
     assert c.tokens_needed() == 8 * (7 + 1) + 1 and c.tokens_needed("山月") == 63  # lines, punctuation, <eos>

@@ -24,7 +24,8 @@ an opening given after it must keep the rules too. The rules (those ``minigpt.po
 - repeats: a character already in the poem is not written again, except straight after itself as a
   reduplication (叠字: 萧萧, 悠悠), at most two in a row. Real poems repeat 2.3% of their characters (0.7%
   as 叠字); free samples of the poem model repeat several times as often (花 three times in two lines,
-  萧萧萧), which readers took for the mark of a machine (``no_repeat=False`` turns the rule off);
+  萧萧萧), which readers took for the mark of a machine. A keyword's characters are kept for the keyword
+  until it is written (``no_repeat=False`` turns both rules off);
 - keywords: each must appear inside one line. A step may only take a token after which every
   missing keyword can still be placed later (``_feasible``: each inside a line, in tones the open
   patterns allow, never at a line end); so when a keyword's last chance comes, it is the only
@@ -267,6 +268,8 @@ class PoemConstraint:
                                      or [np.zeros_like(allowed)])
         ok = allowed & plain
         natural = ok.copy()  # what the model may write without meaning a keyword
+        if self.no_repeat:  # a missing keyword's characters wait for the keyword (no 秋风 before 春风)
+            ok[[self.tok.stoi[c] for w in row.missing for c in w]] = False
         starts = {}
         for w in row.missing:
             t = self.tok.stoi[w[-1]]

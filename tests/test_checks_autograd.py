@@ -58,6 +58,27 @@ def test_check_tanh_fails_a_wrong_backward_and_says_what_is_wrong(Tensor, wrong,
     assert report.startswith("my_tanh: not yet") and hint in report, report
 
 
+@ENGINES
+def test_check_tanh_says_a_summed_gradient_lost_its_shape(Tensor):
+    """Summing too much, the reader's engine raises and the library's would broadcast: the report says the
+    gradient lost its shape, with both shapes, instead of a traceback that tells the reader to sum."""
+    summed = tanh_with(lambda g, x, out: (g * (1.0 - out**2)).sum())
+    report = check_tanh(summed, Tensor)
+    assert report.startswith("my_tanh: not yet") and "lost its shape" in report, report
+    assert "expected x.grad = g * (1 - tanh(x)**2)" in report and "shape ()" in report and "(5,)" in report
+    assert "Traceback" not in report and "summed back" not in report
+
+
+@ENGINES
+def test_check_tanh_reports_the_readers_exception_next_to_what_was_expected(Tensor):
+    def raises(g, x, out):
+        raise ZeroDivisionError("oops")
+
+    report = check_tanh(tanh_with(raises), Tensor)
+    assert report.startswith("my_tanh: not yet") and "expected x.grad" in report, report
+    assert "got      ZeroDivisionError: oops" in report and "test_checks_autograd.py" in report, report
+
+
 def test_check_tanh_fails_a_wrong_forward():
     def doubled(x):
         return ReaderTensor._make(2 * np.tanh(x.data), (x,), lambda g: None, "tanh")

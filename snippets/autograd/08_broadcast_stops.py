@@ -1,5 +1,4 @@
 import numpy as np
-import torch
 
 from tensor import Tensor
 
@@ -11,7 +10,3 @@ try:
     L.backward()
 except ValueError as e:
     print("backward: ValueError:", e)
-
-tw = torch.tensor(w, requires_grad=True)
-(torch.tensor(x) * tw).sum().backward()
-print("torch: w.grad =", tw.grad.numpy())

@@ -4,14 +4,16 @@ topological order.
 Both checks take the reader's function and the ``Tensor`` class it works with: the reader's own
 ``snippets/autograd/tensor.py``, or ``minigpt.tensor.Tensor``, which has the same ``_make``, ``_prev``,
 ``_backward``, ``_accumulate`` and ``grad``. Each returns one report: ``"<name>: passed ..."``, or
-``"<name>: not yet"`` and what was expected and what came back, in the lesson's terms. Errors raised by
-the reader's code are not caught (their traceback says more about the bug than a summary would), with one
-exception: a ``RecursionError`` in the topological order on a deep graph is what the exercise asks to
+``"<name>: not yet"`` and what was expected and what came back, in the lesson's terms. An exception
+raised while the reader's tanh runs is reported the same way, next to what was expected: a gradient of
+the wrong shape handed to ``x._accumulate`` (``.sum()`` over everything) is named as such, anything else
+with its line. A ``RecursionError`` in the topological order on a deep graph is what exercise 2 asks to
 avoid, so it is reported as such.
 """
 
 from __future__ import annotations
 
+import traceback
 from types import SimpleNamespace
 
 import numpy as np
@@ -38,6 +40,43 @@ def _topological_order(loss) -> list:
 # --- tanh --------------------------------------------------------------------------------------------
 
 
+def _where(error: BaseException) -> str:
+    """The deepest line of the traceback outside this module: usually the reader's own line."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != __file__]
+    if not frames:
+        return ""
+    f = frames[-1]
+    return f" (line {f.lineno} of {f.filename.rsplit('/', 1)[-1]}: {f.line})"
+
+
+def _run_backward(loss, x) -> tuple[BaseException | None, tuple | None]:
+    """``loss.backward()``, watching what the reader's _backward hands to ``x._accumulate``: the error it
+    raised, if any, and the shape of the first gradient handed to x that did not have x's shape."""
+    wrong: list[tuple] = []
+    accumulate = x._accumulate
+
+    def watched(g):
+        if np.shape(g) != x.shape and not wrong:
+            wrong.append(np.shape(g))
+        return accumulate(g)
+
+    x._accumulate = watched
+    try:
+        loss.backward()
+    except Exception as e:  # the reader's error, reported next to what was expected
+        return e, (wrong[0] if wrong else None)
+    finally:
+        del x._accumulate
+    return None, (wrong[0] if wrong else None)
+
+
+def _lost_shape(got: str, want: tuple) -> str:
+    """The report for a gradient that was summed down (``got`` says what had which shape)."""
+    return (f"    got      {got}, for x of shape {want}:\n"
+            f"  the gradient lost its shape. x.grad holds one number per element of x, each element's own\n"
+            f"  derivative g * (1 - tanh(x)**2): do not sum it (no .sum())")
+
+
 def check_tanh(fn, Tensor) -> str:
     """``fn(x)`` must return ``tanh(x)`` as a Tensor made with ``Tensor._make(out, (x,), _backward, "tanh")``,
     whose ``_backward(g)`` adds ``g * (1 - tanh(x)**2)`` into ``x.grad`` through ``x._accumulate``.
@@ -53,7 +92,11 @@ def check_tanh(fn, Tensor) -> str:
     want = g * (1.0 - t**2)
 
     x = Tensor(xs.copy(), requires_grad=True)
-    y = fn(x)
+    try:
+        y = fn(x)
+    except Exception as e:  # the reader's error, next to what was expected
+        return (f"{name}: not yet\n  forward, x = {show(xs)}:\n    expected tanh(x) = {show(t)}\n"
+                f"    got      {type(e).__name__}: {e}{_where(e)}")
     if not isinstance(y, Tensor):
         return f"{name}: not yet\n  {name}(x) should return a Tensor, got {type(y).__name__}"
     if y.data.shape != xs.shape or not np.allclose(y.data, t, rtol=0, atol=1e-12):
@@ -64,30 +107,40 @@ def check_tanh(fn, Tensor) -> str:
                 f"(y._prev = {len(y._prev)} tensors, y._backward = {y._backward}):\n"
                 f"  build y with Tensor._make(out, (x,), _backward, \"tanh\")")
 
-    (y * Tensor(g)).sum().backward()
-    got = x.grad
     where = f"  L = sum(g * {name}(x)), x = {show(xs)}, g = {show(g)}"
+    expected = f"    expected x.grad = g * (1 - tanh(x)**2) = {show(want)}"
+    error, wrong_shape = _run_backward((y * Tensor(g)).sum(), x)
+    if wrong_shape is not None:
+        return (f"{name}: not yet\n{where}\n{expected}\n"
+                f"{_lost_shape(f'a gradient of shape {wrong_shape} handed to x._accumulate', xs.shape)}")
+    if error is not None:
+        return f"{name}: not yet\n{where}\n{expected}\n    got      {type(error).__name__}: {error}{_where(error)}"
+    got = x.grad
     if got is None:
-        return (f"{name}: not yet\n{where}\n    expected x.grad = g * (1 - tanh(x)**2) = {show(want)}\n"
+        return (f"{name}: not yet\n{where}\n{expected}\n"
                 f"    got      x.grad = None: your _backward passed nothing to x (call x._accumulate(...))")
     got = np.asarray(got, dtype=np.float64)
-    if got.shape != xs.shape or not np.allclose(got, want, rtol=1e-9, atol=1e-12):
+    if got.shape != xs.shape:
+        return f"{name}: not yet\n{where}\n{expected}\n{_lost_shape(f'x.grad of shape {got.shape}', xs.shape)}"
+    if not np.allclose(got, want, rtol=1e-9, atol=1e-12):
         hint = ""
-        if got.shape == xs.shape:
-            if np.allclose(got, g * (1.0 - t), rtol=1e-9, atol=1e-12):
-                hint = "\n  that is g * (1 - tanh(x)): the square is missing"
-            elif np.allclose(got, g * (1.0 - xs**2), rtol=1e-9, atol=1e-12):
-                hint = "\n  that is g * (1 - x**2): the derivative is 1 - tanh(x)**2, the output squared, not the input"
-            elif np.allclose(got, 1.0 - t**2, rtol=1e-9, atol=1e-12):
-                hint = "\n  that is 1 - tanh(x)**2 without g: multiply by g, the gradient coming in (chain rule)"
-            elif np.allclose(got, g, rtol=1e-9, atol=1e-12):
-                hint = "\n  that is g passed on unchanged: multiply it by the local derivative 1 - tanh(x)**2"
-        return (f"{name}: not yet\n{where}\n    expected x.grad = g * (1 - tanh(x)**2) = {show(want)}\n"
-                f"    got      x.grad = {show(got)}{hint}")
+        if np.allclose(got, g * (1.0 - t), rtol=1e-9, atol=1e-12):
+            hint = "\n  that is g * (1 - tanh(x)): the square is missing"
+        elif np.allclose(got, g * (1.0 - xs**2), rtol=1e-9, atol=1e-12):
+            hint = "\n  that is g * (1 - x**2): the derivative is 1 - tanh(x)**2, the output squared, not the input"
+        elif np.allclose(got, 1.0 - t**2, rtol=1e-9, atol=1e-12):
+            hint = "\n  that is 1 - tanh(x)**2 without g: multiply by g, the gradient coming in (chain rule)"
+        elif np.allclose(got, g, rtol=1e-9, atol=1e-12):
+            hint = "\n  that is g passed on unchanged: multiply it by the local derivative 1 - tanh(x)**2"
+        return f"{name}: not yet\n{where}\n{expected}\n    got      x.grad = {show(got)}{hint}"
 
     x = Tensor(xs.copy(), requires_grad=True)
-    (fn(x) + fn(x)).sum().backward()
+    error, wrong_shape = _run_backward((fn(x) + fn(x)).sum(), x)
     want2 = 2.0 * (1.0 - t**2)
+    if error is not None:
+        return (f"{name}: not yet\n  L = sum({name}(x) + {name}(x)), x used twice:\n"
+                f"    expected x.grad = 2 * (1 - tanh(x)**2) = {show(want2)}\n"
+                f"    got      {type(error).__name__}: {error}{_where(error)}")
     got = None if x.grad is None else np.asarray(x.grad, dtype=np.float64)
     if got is None or not np.allclose(got, want2, rtol=1e-9, atol=1e-12):
         hint = ""

@@ -27,18 +27,52 @@ def section(path: Path, name: str) -> str:
     return text.split(f"# --8<-- [start:{name}]\n")[1].split(f"# --8<-- [end:{name}]")[0]
 
 
-@pytest.fixture
-def library_workbook(tmp_path) -> Path:
-    """A workbook whose files are the library's own code: every Part 1 check must pass on it."""
-    wb = tmp_path / "wb"
-    workbook.init(wb, "en")
+def function(path: Path, name: str, rename: str | None = None) -> str:
+    """The top-level function ``name`` of a snippet, as text (up to the next top-level statement)."""
+    text = path.read_text(encoding="utf-8")
+    body = "def " + name + text.split("def " + name, 1)[1]
+    lines = body.splitlines()
+    end = next((i for i, line in enumerate(lines[1:], 1) if line and not line[0].isspace()), len(lines))
+    out = "\n".join(lines[:end]).rstrip() + "\n"
+    return out.replace("def " + name, "def " + rename, 1) if rename else out
+
+
+def library_file(name: str) -> str:
+    """A library module as a workbook file: its own siblings flat, the rest from minigpt."""
+    text = relative_to_flat((SRC / name).read_text(encoding="utf-8"))
+    return re.sub(r"^from (config|sampling) import", r"from minigpt.\1 import", text, flags=re.M)
+
+
+def fill(wb: Path) -> Path:
+    """Write the library's code (and the exercises' answers) into every file of the workbook ``wb``."""
     tensor = (SRC / "tensor.py").read_text(encoding="utf-8")
     tensor += "\n\n" + section(ROOT / "snippets/broadcast-matmul/broadcast.py", "broadcast_shapes")
-    (wb / "tensor.py").write_text(tensor, encoding="utf-8")
-    (wb / "gradcheck.py").write_text((ROOT / "snippets/gradcheck/gradcheck.py").read_text(encoding="utf-8"))
-    for name in ("functional.py", "nn.py", "optim.py"):
-        (wb / name).write_text(relative_to_flat((SRC / name).read_text(encoding="utf-8")), encoding="utf-8")
+    files = {
+        "first_network.py": "import numpy as np\n\n\n" + function(
+            ROOT / "snippets/first-network/07_answer_nudge.py", "grad_by_nudging"),
+        "tensor.py": tensor,
+        "gradcheck.py": (ROOT / "snippets/gradcheck/gradcheck.py").read_text(encoding="utf-8"),
+        "functional.py": library_file("functional.py"),
+        "nn.py": library_file("nn.py"),
+        "optim.py": library_file("optim.py"),
+        "data.py": (SRC / "tokenizer.py").read_text(encoding="utf-8") + "\n\nimport numpy as np\n\n\n" + function(
+            ROOT / "snippets/text-to-tokens/15_answer_get_batch.py", "my_get_batch", "get_batch"),
+        "lm.py": "import numpy as np\n\n\n" + function(ROOT / "snippets/bigram/13_answer_smoothing.py", "smoothed")
+                 + "\n\n" + function(ROOT / "snippets/context/12_answer_concat.py", "concat_window"),
+        "gpt.py": library_file("gpt.py") + "\n\n" + section(ROOT / "snippets/self-attention/one_head.py", "attention"),
+        "train.py": "import math\n\nfrom minigpt.config import TrainConfig\n\n\n" + section(SRC / "train.py", "lr_at"),
+    }
+    for name, text in files.items():
+        (wb / name).write_text(text, encoding="utf-8")
     return wb
+
+
+@pytest.fixture
+def library_workbook(tmp_path) -> Path:
+    """A workbook whose files are the library's own code: every lesson's check must pass on it."""
+    wb = tmp_path / "wb"
+    workbook.init(wb, "en")
+    return fill(wb)
 
 
 def run_check(capsys, *argv) -> tuple[int, str]:
@@ -54,7 +88,7 @@ def test_init_creates_the_files_and_refuses_a_non_empty_folder(tmp_path, capsys)
     assert names == sorted([name for name, *_ in workbook.FILES] + ["README.md"])
     assert "第 3 (autograd) 课开始" not in (wb / "tensor.py").read_text(encoding="utf-8")  # it starts at storage
     assert "第 1 (storage) 课" in (wb / "tensor.py").read_text(encoding="utf-8")
-    assert f"minigpt check storage --workbook {wb}" in (wb / "README.md").read_text(encoding="utf-8")
+    assert f"minigpt check first-network --workbook {wb}" in (wb / "README.md").read_text(encoding="utf-8")
     assert "练习本" in (wb / "README.md").read_text(encoding="utf-8")
     capsys.readouterr()
     before = (wb / "tensor.py").read_text(encoding="utf-8")
@@ -76,7 +110,7 @@ def test_language_from_the_locale(monkeypatch):
     assert workbook.language() == "en"
 
 
-@pytest.mark.parametrize("lesson", PART1)
+@pytest.mark.parametrize("lesson", list(workbook.LESSONS))
 def test_the_library_code_passes(library_workbook, capsys, lesson):
     code, out = run_check(capsys, lesson, "--workbook", str(library_workbook), "--lang", "en")
     assert code == 0, out
@@ -112,10 +146,32 @@ MISTAKES = [
     ("gradcheck", "gradcheck.py", "/ (2 * eps)", "/ eps", "expected"),
     ("softmax-cross-entropy", "functional.py", "grad[rows, t[rows]] -= 1.0", "pass", "expected"),
     ("layers-optim", "optim.py", "self.buffers[i] *= self.momentum", "self.buffers[i] *= 0.0", "expected"),
+    ("first-network", "first_network.py", "theta[i] -= h", "pass", "put each entry back after nudging it"),
+    ("text-to-tokens", "data.py", "{c: i + len(SPECIALS) for", "{c: i for",
+     "ids 0..3 belong to the special tokens"),
+    ("text-to-tokens", "data.py", "return data[pos], data[pos + 1]", "return data[pos], data[pos]", "= x itself"),
+    ("bigram", "lm.py", "keepdims=True) + alpha * V", "keepdims=True) + alpha", "adds alpha once"),
+    ("context", "lm.py", "return e.reshape(B, k * d)", "return e.permute(0, 2, 1).reshape(B, k * d)",
+     "that is e.permute(0, 2, 1) flattened"),
+    ("self-attention", "gpt.py", "scores = scores * (1.0 / math.sqrt(d))", "scores = scores", "without the scale"),
+    ("causal-mask", "gpt.py", "np.ones((size, size), dtype=bool), k=1)", "np.ones((size, size), dtype=bool), k=0)",
+     "hides the diagonal too"),
+    ("multi-head", "gpt.py", "att = att.masked_fill(causal_mask(T), -np.inf)", "att = att",
+     "no causal mask: every token also sees the later ones"),
+    ("block", "gpt.py", "x = x + self.attn(self.ln_1(x), kv_cache, start)  # (B, T, C)\n        return x + self.mlp",
+     "x = self.attn(self.ln_1(x), kv_cache, start)  # (B, T, C)\n        return self.mlp", "no residual"),
+    ("gpt", "gpt.py", "x = self.drop(tok + pos)", "x = self.drop(tok)", "no position embedding"),
+    ("gpt", "gpt.py", "logits = x @ self.wte.weight.T", "logits = Tensor(x.data) @ self.wte.weight.T",
+     "these parameters have no gradient"),
+    ("loop", "train.py", "config.lr * (step + 1) / (config.warmup_steps + 1)", "config.lr * step / config.warmup_steps",
+     "step 0 gets lr 0"),
+    ("kv-cache", "gpt.py", "k_buf[:, :, start:end], v_buf[:, :, start:end] = k.data, v.data",
+     "k_buf[:, :, :end - start], v_buf[:, :, :end - start] = k.data, v.data", "earlier calls' tokens must still be"),
 ]
 
 
-@pytest.mark.parametrize("lesson, file, right, wrong, message", MISTAKES, ids=[m[0] for m in MISTAKES])
+@pytest.mark.parametrize("lesson, file, right, wrong, message", MISTAKES,
+                         ids=[f"{m[0]}-{i}" for i, m in enumerate(MISTAKES)])
 def test_a_classic_mistake_fails_with_the_graders_message(library_workbook, capsys, lesson, file, right, wrong,
                                                          message):
     path = library_workbook / file
@@ -166,3 +222,17 @@ def test_bad_arguments_are_one_line(tmp_path, capsys):
     assert cli.main(["check", "--workbook", str(tmp_path)]) == 2
     assert cli.main(["check", "storage", "--workbook", str(tmp_path / "missing")]) == 2
     assert "minigpt workbook init" in capsys.readouterr().err
+
+
+def test_an_exception_in_a_class_is_what_was_expected_beside_the_error(library_workbook, capsys):
+    """A reader's class that raises gets expected vs got with their line, never a traceback (control: none raises)."""
+    path = library_workbook / "gpt.py"
+    text = path.read_text(encoding="utf-8")
+    right = "        x = x + self.attn(self.ln_1(x), kv_cache, start)  # (B, T, C)\n"
+    assert right in text
+    path.write_text(text.replace(right, right + "        x = x @ x\n"), encoding="utf-8")
+    code, out = run_check(capsys, "block", "--workbook", str(library_workbook), "--lang", "en")
+    assert code == 1 and "Traceback" not in out, out
+    assert "expected block(x): (B, T, C)" in out and "got      ValueError" in out and "gpt.py line" in out, out
+    path.write_text(text, encoding="utf-8")
+    assert run_check(capsys, "block", "--workbook", str(library_workbook), "--lang", "en")[0] == 0

@@ -16,27 +16,41 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
+
 # the workbook's files, in the order the course fills them: (file, lesson that starts it, what it holds)
 FILES = [
+    ("first_network.py", "first-network", "grad_by_nudging: a gradient by nudging one weight at a time"),
     ("tensor.py", "storage", "strides (storage), broadcasting (broadcast-matmul), the Tensor and autograd (autograd on)"),
     ("gradcheck.py", "gradcheck", "numerical_grad: gradients by finite differences, to check a backward"),
     ("functional.py", "softmax-cross-entropy", "cross_entropy and the other functions on Tensors"),
     ("nn.py", "layers-optim", "Module, Linear and the layers"),
     ("optim.py", "layers-optim", "SGD (with momentum) and AdamW"),
+    ("data.py", "text-to-tokens", "CharTokenizer (text to ids and back) and get_batch"),
+    ("lm.py", "bigram", "the language models before attention: smoothed bigram counts (bigram), concat_window (context)"),
+    ("gpt.py", "self-attention", "attention, causal_mask, split_heads, MultiHeadAttention, Block, GPT, "
+                                 "cached_keys_values (self-attention to kv-cache; GPTConfig may come from minigpt.config)"),
+    ("train.py", "loop", "lr_at: the learning rate of each step"),
 ]
 WHAT_ZH = {
+    "first_network.py": "grad_by_nudging：一次轻推一个权重，算出梯度",
     "tensor.py": "步长（storage）、广播（broadcast-matmul）、Tensor 和自动求导（autograd 起）",
     "gradcheck.py": "numerical_grad：用有限差分算梯度，检查反向传播",
     "functional.py": "cross_entropy 等作用在 Tensor 上的函数",
     "nn.py": "Module、Linear 等层",
     "optim.py": "SGD（带动量）和 AdamW",
+    "data.py": "CharTokenizer（文本和 id 互转）和 get_batch",
+    "lm.py": "注意力之前的语言模型：平滑的二元计数（bigram）、concat_window（context）",
+    "gpt.py": "attention、causal_mask、split_heads、MultiHeadAttention、Block、GPT、cached_keys_values"
+              "（self-attention 到 kv-cache；GPTConfig 可以从 minigpt.config 导入）",
+    "train.py": "lr_at：每一步的学习率",
 }
 
 TEXT = {
     "en": {
         "exists": "{dir} exists and is not empty; choose a new folder",
         "created": "created {dir}: {files}",
-        "next": "next: minigpt check storage --workbook {dir}",
+        "next": "next: minigpt check first-network --workbook {dir}",
         "missing": "{file} has no {piece} yet: lesson {lesson} adds it",
         "nofile": "{file} does not exist in {dir}: run minigpt workbook init",
         "import": "{file} does not import: {where}{error}",
@@ -52,7 +66,7 @@ This folder is your own GPT, written by you, lesson by lesson. Each file starts 
 says which lesson fills it. When a lesson asks you to add something to a file, write it here, then check it:
 
 ```bash
-minigpt check storage --workbook {dir}
+minigpt check first-network --workbook {dir}
 minigpt check --all --workbook {dir}
 ```
 
@@ -63,7 +77,7 @@ Add `--lang zh` for Chinese messages.
     "zh": {
         "exists": "{dir} 已存在且不是空的；请换一个新文件夹",
         "created": "已创建 {dir}：{files}",
-        "next": "下一步：minigpt check storage --workbook {dir}",
+        "next": "下一步：minigpt check first-network --workbook {dir}",
         "missing": "{file} 里还没有 {piece}：第 {lesson} 课会写它",
         "nofile": "{dir} 里没有 {file}：先运行 minigpt workbook init",
         "import": "{file} 导入失败：{where}{error}",
@@ -79,7 +93,7 @@ Add `--lang zh` for Chinese messages.
 课上让你往某个文件里加代码时，就写在这里，然后检查：
 
 ```bash
-minigpt check storage --workbook {dir}
+minigpt check first-network --workbook {dir}
 minigpt check --all --workbook {dir}
 ```
 
@@ -130,6 +144,8 @@ INTRODUCED = {
     ("gradcheck.py", "numerical_grad"): "gradcheck",
     ("functional.py", "cross_entropy"): "softmax-cross-entropy",
     ("optim.py", "SGD"): "layers-optim",
+    ("optim.py", "AdamW"): "layers-optim",
+    ("gpt.py", "GPT"): "gpt",
 }
 
 
@@ -232,15 +248,100 @@ def _layers_optim(wb):
     return [("SGD(momentum)", "check_sgd_momentum", args)]
 
 
-# lesson slug -> (grader module of minigpt.checks, the checks: workbook -> [(name, grader, () -> its arguments)])
+def _first_network(wb):
+    return [("grad_by_nudging", "check_grad_by_nudging", lambda: (wb.get("first_network.py", "grad_by_nudging"),))]
+
+
+def _text_to_tokens(wb):
+    return [("CharTokenizer", "check_tokenizer", lambda: (wb.get("data.py", "CharTokenizer"),)),
+            ("get_batch", "check_get_batch", lambda: (wb.get("data.py", "get_batch"),))]
+
+
+def _bigram(wb):
+    return [("smoothed", "check_smoothed", lambda: (wb.get("lm.py", "smoothed"),))]
+
+
+def _context(wb):
+    return [("concat_window", "check_concat_window", lambda: (wb.get("lm.py", "concat_window"),))]
+
+
+def _self_attention(wb):
+    return [("attention", "check_attention", lambda: (wb.get("gpt.py", "attention"),))]
+
+
+def _causal_mask(wb):
+    return [("causal_mask", "check_causal_mask", lambda: (wb.get("gpt.py", "causal_mask"),))]
+
+
+def _gpt_graders():
+    return importlib.import_module("minigpt.checks.gpt")
+
+
+def _multi_head(wb):
+    def attention_class():
+        return wb.get("gpt.py", "MultiHeadAttention"), wb.get("tensor.py", "Tensor")
+
+    return [("split_heads", "check_split_heads", lambda: (wb.get("gpt.py", "split_heads"),)),
+            ("MultiHeadAttention", lambda *a: _gpt_graders().check_attention_class(*a), attention_class)]
+
+
+def _block(wb):
+    return [("Block", lambda *a: _gpt_graders().check_block_class(*a),
+             lambda: (wb.get("gpt.py", "Block"), wb.get("tensor.py", "Tensor")))]
+
+
+def _gpt(wb):
+    return [("GPT", lambda *a: _gpt_graders().check_gpt_class(*a),
+             lambda: (wb.get("gpt.py", "GPT"), wb.get("tensor.py", "Tensor"))),
+            ("GPT trains", lambda *a: _gpt_graders().check_gpt_trains(*a),
+             lambda: (wb.get("gpt.py", "GPT"), wb.get("optim.py", "AdamW")))]
+
+
+def _loop(wb):
+    return [("lr_at", "check_lr_at", lambda: (wb.get("train.py", "lr_at"),))]
+
+
+def _kv_cache(wb):
+    def args():
+        from minigpt.tensor import Tensor as LibraryTensor
+
+        fn = wb.get("gpt.py", "cached_keys_values")
+        Tensor = wb.get("tensor.py", "Tensor")
+
+        def cached_keys_values(kv_cache, k, v, start):  # the reader's function on the reader's Tensors
+            out = fn(kv_cache, Tensor(k.data), Tensor(v.data), start)
+            if isinstance(out, tuple) and len(out) == 2 and all(hasattr(t, "data") for t in out):
+                return tuple(LibraryTensor(np.asarray(t.data)) for t in out)  # back into the library's GPT
+            return out
+
+        return (cached_keys_values,)
+
+    return [("cached_keys_values", "check_cached_keys_values", args)]
+
+
+# lesson slug -> (grader module of minigpt.checks, the checks: workbook -> [(name, grader, () -> its arguments)]);
+# a grader is the name of a function of that module, or a function
 LESSONS: dict[str, tuple[str, Callable]] = {
+    "first-network": ("first_network", _first_network),
     "storage": ("storage", _storage),
     "broadcast-matmul": ("broadcast_matmul", _broadcast),
     "autograd": ("autograd", _autograd),
     "gradcheck": ("gradcheck", _gradcheck),
     "softmax-cross-entropy": ("softmax_cross_entropy", _softmax_ce),
     "layers-optim": ("layers_optim", _layers_optim),
+    "text-to-tokens": ("text_to_tokens", _text_to_tokens),
+    "bigram": ("bigram", _bigram),
+    "context": ("context", _context),
+    "self-attention": ("self_attention", _self_attention),
+    "causal-mask": ("causal_mask", _causal_mask),
+    "multi-head": ("multi_head", _multi_head),
+    "block": ("block", _block),
+    "gpt": ("gpt", _gpt),
+    "loop": ("loop", _loop),
+    "kv-cache": ("kv_cache", _kv_cache),
 }
+# graders that build their own Tensors: in the workbook they build the reader's
+READER_TENSOR = {"layers_optim", "context", "self_attention", "multi_head"}
 
 
 def _where(exc: BaseException, folder: Path) -> str:
@@ -307,8 +408,8 @@ def run_lesson(lesson: str, folder: Path, lang: str) -> list[tuple[str, bool, st
         saved_tensor = getattr(graders, "Tensor", None)
         tensor_module = modules.get("tensor.py")
         reader_tensor = None if isinstance(tensor_module, _Broken) else getattr(tensor_module, "Tensor", None)
-        if grader_module == "layers_optim" and reader_tensor is not None:
-            graders.Tensor = reader_tensor  # the reader's optimizer steps the reader's Tensors
+        if grader_module in READER_TENSOR and reader_tensor is not None:
+            graders.Tensor = reader_tensor  # e.g. the reader's optimizer steps the reader's Tensors
         try:
             for what, grader, args in build(wb):
                 try:
@@ -321,7 +422,7 @@ def run_lesson(lesson: str, folder: Path, lang: str) -> list[tuple[str, bool, st
                     results.append((what, False, str(b)))
                     continue
                 try:
-                    report = getattr(graders, grader)(*args)
+                    report = (getattr(graders, grader) if isinstance(grader, str) else grader)(*args)
                 except Exception as e:
                     results.append((what, False, t["raised"].format(where=_where(e, folder), error=_error(e))))
                     continue

@@ -55,3 +55,48 @@ def check_get_batch(fn) -> str:
                 f"(starts go from 0 to N - T - 1 = {N - T - 1}; numpy's integers(low, high) leaves out high)")
     return (f"{name}: passed (x, y of shape ({B}, {T}), y one position after x, "
             f"all {N - T} window starts drawn in {DRAWS} batches)")
+
+
+def check_tokenizer(cls) -> str:
+    """Report on a reader's ``cls(chars)`` with ``encode(text) -> ids`` and ``decode(ids) -> text``, as
+    ``minigpt.tokenizer.CharTokenizer``: ids 0..3 the special tokens <pad> <bos> <eos> <sep>, the characters
+    after them in sorted order, and decode(encode(text)) == text."""
+    name = getattr(cls, "__name__", "CharTokenizer")
+
+    def call(what, fn, *args):
+        try:
+            return fn(*args), None
+        except Exception as e:  # the reader's error, beside what was expected
+            return None, f"{name}: not yet\n  {what}\n  got {type(e).__name__}: {' '.join(str(e).split())}"
+
+    tok, problem = call(f'expected {name}("hello") to build a tokenizer of the characters e, h, l, o', cls, "hello")
+    if problem:
+        return problem
+    want = [5, 7, 6, 4]
+    ids, problem = call(f"expected encode('hole') = {want}", tok.encode, "hole")
+    if problem:
+        return problem
+    ids = [int(i) for i in ids] if isinstance(ids, (list, tuple, np.ndarray)) else ids
+    if ids != want:
+        report = (f"{name}: not yet\n  {name}('hello'): ids 0..3 are <pad> <bos> <eos> <sep>, then e h l o in "
+                  f"sorted order\n  encode('hole'): expected {want}, got {ids}")
+        if ids == [i - 4 for i in want]:
+            report += "\n  the characters start at id 0: ids 0..3 belong to the special tokens, characters start at 4"
+        elif isinstance(ids, list) and sorted(ids) == sorted(want):
+            report += "\n  the ids follow the order characters first appear: sort them, so one set of characters always gets the same ids"
+        return report
+    text, problem = call("expected decode([1, 5, 7, 6, 4, 2]) = '<bos>hole<eos>'", tok.decode, [1, 5, 7, 6, 4, 2])
+    if problem:
+        return problem
+    if text != "<bos>hole<eos>":
+        return f"{name}: not yet\n  decode([1, 5, 7, 6, 4, 2]): expected '<bos>hole<eos>', got {text!r}"
+    poem = "床前明月光，疑是地上霜。"
+    tok, problem = call(f"expected {name}({poem!r}) to build a tokenizer", cls, poem)
+    if problem:
+        return problem
+    back, problem = call("expected decode(encode(text)) to give text back", lambda: tok.decode(tok.encode(poem)))
+    if problem:
+        return problem
+    if back != poem:
+        return f"{name}: not yet\n  decode(encode({poem!r})): expected the same text back, got {back!r}"
+    return f"{name}: passed (specials at ids 0..3, characters sorted from 4, decode(encode(text)) == text)"

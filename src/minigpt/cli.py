@@ -8,6 +8,7 @@ see one).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import subprocess
 import sys
@@ -199,6 +200,15 @@ def build_parser() -> argparse.ArgumentParser:
     wi = wb_sub.add_parser("init", help="create the workbook in a new or empty folder")
     wi.add_argument("dir", nargs="?", default="minigpt-workbook", help="the folder (default: minigpt-workbook)")
     wi.add_argument("--lang", choices=["zh", "en"], help="README language (default: from the locale)")
+    wt = wb_sub.add_parser("train", help="train your own GPT from your workbook and sample from it",
+                           description="Train the GPT of your workbook's gpt.py with your optim.py's AdamW (your "
+                                       "data.py's get_batch and train.py's lr_at once written) for a few steps, "
+                                       "print the loss, then sample a poem (or a line of Shakespeare).")
+    wt.add_argument("dir", nargs="?", default="minigpt-workbook", help="the folder (default: minigpt-workbook)")
+    wt.add_argument("--corpus", choices=["poems", "shakespeare"], default="poems", help="what to train on")
+    wt.add_argument("--steps", type=int, default=200, help="optimizer steps (default: 200)")
+    wt.add_argument("--seed", type=int, default=1337, help="seeds the weights, the batches and the sample")
+    wt.add_argument("--lang", choices=["zh", "en"], help="message language (default: from the locale)")
     ck = sub.add_parser("check", help="check your workbook against a lesson's checks",
                         description="Import your workbook's files and run a lesson's checks on them: one line "
                                     "per check; exit status 0 when all pass, 1 otherwise.")
@@ -354,6 +364,19 @@ def cmd_workbook(args) -> int:
 
     lang = workbook.language(args.lang)
     folder = Path(args.dir)
+    if args.workbook_command == "train":
+        from minigpt import workbook_train
+
+        if not folder.is_dir():
+            raise UsageError(f"no workbook folder {args.dir!r}; create it with minigpt workbook init {args.dir}")
+        if args.steps < 1:
+            raise UsageError(f"--steps must be at least 1, got {args.steps}")
+        try:
+            losses = workbook_train.train(folder, lang, corpus=args.corpus, steps=args.steps, seed=args.seed)
+        except workbook_train.NotReady as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_FAILURE
+        return 0 if all(math.isfinite(x) for x in losses) else EXIT_FAILURE
     try:
         files = workbook.init(folder, lang)
     except FileExistsError as e:

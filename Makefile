@@ -7,6 +7,7 @@
 #   make screenshots    set up, then redraw the README's screenshots (screenshots/)
 #   make labs           set up, then re-execute the labs (docs/*/labs/*.ipynb) and store their outputs
 #   make figures        set up, then redraw the lessons' figures (docs/assets/figures/; the page tests do too)
+#                       and re-export the attention explorer's data from runs/poems-cpu
 
 PYTHON ?= python3
 VENV := .venv
@@ -58,10 +59,16 @@ browser-deps:
 screenshots: $(STAMP)
 	$(BIN)/python scripts/screenshots.py
 
-# Every lesson script that saves a figure under docs/assets/figures/ (same bytes on every run).
+# Every lesson script that saves a figure under docs/assets/figures/ (same bytes on every run); then the
+# attention explorer's data, from the trained poems model when there is one (EXPLORER_CKPT).
+EXPLORER_CKPT ?= runs/poems-cpu
 figures: $(STAMP)
 	@for f in $$(grep -l "assets/figures" snippets/*/[0-9][0-9]_*.py); do \
 	  echo "$$f"; $(BIN)/python "$$f" > /dev/null || exit 1; done
+	@if [ -f "$(EXPLORER_CKPT)/ckpt.pt" ]; then \
+	  $(BIN)/minigpt attention "$(EXPLORER_CKPT)" docs/assets/explorer/attention.json; \
+	else echo "no $(EXPLORER_CKPT)/ckpt.pt: docs/assets/explorer/attention.json left as it is" \
+	  "(minigpt train --preset poems-cpu, or make figures EXPLORER_CKPT=DIR)"; fi
 
 labs: $(STAMP)
 	$(BIN)/python scripts/labs.py

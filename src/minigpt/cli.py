@@ -1,4 +1,4 @@
-"""The ``minigpt`` command: data, train, generate, bench, lesson, workbook, check.
+"""The ``minigpt`` command: data, train, generate, attention, bench, lesson, workbook, check.
 
 Every subcommand has ``--help``. Bad arguments print one line (``minigpt: error: ...``) and exit
 with status 2; a missing or damaged file exits with 1; never a traceback (set MINIGPT_DEBUG=1 to
@@ -180,6 +180,22 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--no-cache", action="store_true", help="recompute the whole context each step (no KV cache)")
     g.add_argument("--device", choices=DEVICES, default="cpu", help="default cpu")
 
+    # attention
+    at = sub.add_parser("attention", help="export a poems model's attention weights for the attention explorer",
+                        description="Write a few poems with the model (as minigpt generate --strict writes them, "
+                                    "seeded), take a few real quatrains of the validation split, run each through "
+                                    "the model and write, per poem, its tokens and the attention weights of every "
+                                    "layer and head (in thousandths, lower triangle) into one JSON file: the data "
+                                    "of the course's attention explorer page.")
+    at.add_argument("checkpoint", help="ckpt.pt of a poems model (either engine), or its run folder")
+    at.add_argument("out", help="the JSON file to write")
+    at.add_argument("--poems", type=_nonneg_int, default=3, help="poems the model writes (default 3, at most "
+                                                                 "6: 五言绝句 月,江; 七言绝句 春,风; ...)")
+    at.add_argument("--real", type=_nonneg_int, default=3, help="real quatrains from the validation split (default 3)")
+    at.add_argument("--seed", type=_nonneg_int, default=0, help="sampling seed, and which real poems (default 0)")
+    at.add_argument("--name", help="what the page calls the model (default: the checkpoint's run folder)")
+    at.add_argument("--device", choices=DEVICES, default="cpu", help="default cpu")
+
     # bench: the benchmarks live beside the package (benchmarks/run.py) and parse their own arguments
     sub.add_parser("bench", add_help=False, help="measure speed and quality side by side on this machine "
                                                  "(minigpt bench --help for the sections)")
@@ -325,6 +341,34 @@ def cmd_generate(args) -> int:
     return 0
 
 
+def cmd_attention(args) -> int:
+    import json
+
+    from minigpt.attention_maps import PROMPTS, export, poem_titles
+    from minigpt.checkpoint import resolve
+    from minigpt.files import atomic_write
+    from minigpt.generate import corpus_of, load_model
+    from minigpt.train import load_corpus
+
+    if args.poems > len(PROMPTS):
+        raise UsageError(f"--poems can be at most {len(PROMPTS)}, got {args.poems}")
+    model, tokenizer, ckpt = load_model(args.checkpoint, args.device)
+    if corpus_of(ckpt) != "poems":
+        raise UsageError(f"the attention explorer needs a checkpoint trained on poems; {ckpt['path']} was trained "
+                         f"on {corpus_of(ckpt)}")
+    name = args.name or resolve(args.checkpoint).parent.name
+    result = export(model, tokenizer, ckpt, load_corpus("poems"), args.poems, args.real, args.seed, name,
+                    titles=poem_titles() if args.real else None)
+    text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(out) as f:
+        f.write(text.encode("utf-8"))
+    print(f"{out}: {len(result['poems'])} poems, {result['model']['n_layer']} layers x {result['model']['n_head']} "
+          f"heads, {out.stat().st_size / 1024:.0f} KiB")
+    return 0
+
+
 def cmd_bench(args, rest: list[str]) -> int:
     script = find_repo_folder("benchmarks") / "run.py"
     return subprocess.run([sys.executable, str(script), *rest]).returncode
@@ -414,7 +458,8 @@ def cmd_check(args) -> int:
     return workbook.check(args.lesson, folder, lang)
 
 
-COMMANDS = {"data": cmd_data, "train": cmd_train, "generate": cmd_generate, "lesson": cmd_lesson,
+COMMANDS = {"data": cmd_data, "train": cmd_train, "generate": cmd_generate, "attention": cmd_attention,
+            "lesson": cmd_lesson,
             "workbook": cmd_workbook, "check": cmd_check}
 
 

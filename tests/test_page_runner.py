@@ -257,6 +257,15 @@ def test_answers_are_folded_and_named_as_answers(tmp_path):
     assert len(page.problems) == 1 and "NN_answer_*.py" in page.problems[0]
 
 
+def test_a_going_further_fold_holds_ordinary_scripts(tmp_path):
+    files = {"snippets/demo/01_answer_x.py": "", "snippets/demo/02_try.py": ""}
+    for title in ('"Going further: more"', '"深入：更多"'):
+        fold = f'??? note {title}\n\n    \'\'\'python\n    --8<-- "snippets/demo/{{}}.py"\n    \'\'\'\n'
+        assert project(tmp_path, fold.format("02_try"), files)[1].problems == []
+        _, page = project(tmp_path, fold.format("01_answer_x"), files)  # control: an answer is not depth
+        assert len(page.problems) == 1 and "NN_answer_*.py" in page.problems[0]
+
+
 README = "# R\n\n{lead} `make serve` runs until you press Ctrl+C.\n\n<!--pytest-codeblocks:skip-->\n'''bash\nmake serve\n'''\n"
 
 

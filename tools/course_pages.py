@@ -45,6 +45,7 @@ INCLUDE = re.compile(r"""^\s*-{1,}8<-{1,}\s+(["'])(.+?)\1\s*$""")
 SCRIPT = re.compile(r"^snippets/[a-z0-9-]+/\d\d_[a-z0-9_]+\.py$")
 NORUN = re.compile(r"^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s+norun\b\s*(?P<title>.*)$")
 FOLD = re.compile(r"^(?P<indent>\s*)\?\?\?\+?\s+\w+")
+DEPTH = re.compile(r'^\s*\?\?\?\+?\s+note\s+"(深入|Going further)')  # folded depth: runs like the core path
 README_NORUN = re.compile(r"^\s*\*\*(Not run by the tests|不在测试里运行)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 ANCHOR = re.compile(r"\{\s*#([^\s}]+)\s*\}\s*$")
@@ -91,7 +92,7 @@ class Block:
     includes: list[str]  # the --8<-- targets in the body
     kind: str  # "script", "shown", "shell", "norun" or "other" (text, mermaid...)
     reason: str = ""  # for norun: why, as the reader sees it
-    folded: bool = False  # inside a ??? fold (an exercise's answer)
+    folded: bool = False  # inside a ??? fold that holds an answer (not a 深入 / Going further note)
 
     @property
     def name(self) -> str:
@@ -212,7 +213,7 @@ def read_page(path: Path, site: Site) -> Page:
         includes = [m.group(2) for ln in cb.code.split("\n") if (m := INCLUDE.match(ln))]
         block = Block(rel, cb.lineno, lang, cb.code, cb.expected_output, includes, "other")
         opener = _container(lines, start) if lines[start] != lines[start].lstrip() else None
-        block.folded = bool(opener and FOLD.match(opener))
+        block.folded = bool(opener and FOLD.match(opener) and not DEPTH.match(opener))
         norun = NORUN.match(opener or "") if rel.startswith("docs/") else None
         skipped = "pytest.mark.skip" in cb.marks
         if lang in RUN_LANGS:

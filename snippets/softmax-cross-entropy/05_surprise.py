@@ -12,4 +12,6 @@ for corpus in (shakespeare_corpus(), poem_corpus()):
     V = corpus.tokenizer.vocab_size
     targets = corpus.val[:8]  # 8 real next characters
     loss = cross_entropy(Tensor(np.zeros((8, V))), targets)  # logits (8, V)
-    print(f"  {corpus.name:<12} V = {V:>5,}  loss {loss.data:.4f}   ln V = {np.log(V):.4f}   e^loss = {np.exp(loss.data):,.0f}")
+    chars = len(corpus.tokenizer.chars)  # V = characters + 4 special tokens
+    print(f"  {corpus.name:<12} V = {V:>5,} ({chars:>5,} chars + {V - chars})  loss {loss.data:.4f}   "
+          f"ln V = {np.log(V):.4f}   e^loss = {np.exp(loss.data):,.0f}")

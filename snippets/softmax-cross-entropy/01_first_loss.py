@@ -12,5 +12,5 @@ for seed in (0, 1):
     x, y = corpus.get_batch("val", 8, 32, np.random.default_rng(seed))  # (B, T) = (8, 32)
     logits, loss = GPT(GPTConfig(vocab_size=V), seed=seed)(x, y)  # logits (B, T, V)
     big = cross_entropy(logits * 30.0, y)  # the same scores, 30 times larger
-    print(f"seed {seed}: logits std {logits.data.std():.3f}, loss {loss.data:.4f}; "
-          f"logits x 30: std {30 * logits.data.std():.1f}, loss {big.data:.4f}")
+    print(f"seed {seed}: logits std {logits.data.std():.3f}, loss {loss.data:.4f}")
+    print(f"  logits x 30: std {30 * logits.data.std():.1f}, loss {big.data:.4f}")

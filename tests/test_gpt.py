@@ -102,6 +102,17 @@ def test_attention_config_and_divisibility_errors():
         GPTConfig(n_embd=10, n_head=4)
 
 
+def test_a_head_count_that_does_not_divide_names_those_that_do():
+    with pytest.raises(ValueError) as e:
+        GPTConfig(n_embd=96, n_head=5)
+    listed = str(e.value).split("n_head can be ")[1].replace(" or ", ", ").split(", ")
+    assert listed == ["1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "96"]
+    for h in listed:  # control: every count the message offers is accepted
+        assert GPTConfig(n_embd=96, n_head=int(h)).head_size * int(h) == 96
+    with pytest.raises(ValueError, match=r"n_head can be 1 or 7$"):  # a prime width: only 1 and itself
+        GPTConfig(n_embd=7, n_head=2)
+
+
 def test_gpt_forward_shapes_loss_and_dtypes():
     cfg = tiny()
     model = GPT(cfg, seed=0)

@@ -1,4 +1,4 @@
-"""The loss curves of 08_fit.py, drawn twice: Chinese labels for docs/assets, English for docs/en/assets."""
+"""The loss curves of 01_fit.py, drawn twice: Chinese labels for docs/assets, English for docs/en/assets."""
 
 from __future__ import annotations
 

@@ -45,13 +45,13 @@ def test_the_weights_instead_of_the_output_are_named():
     assert "shape: expected (B, T, dv) = (2, 5, 3), got (2, 5, 5)" in report and "multiplies them by v" in report
 
 
-def test_reader_errors_are_not_swallowed():
-    try:
-        check_attention(lambda q, k, v: q @ k)
-    except ValueError as e:
-        assert "matmul" in str(e)
-    else:
-        raise AssertionError("the reader's own error must reach the reader")
+def test_reader_errors_are_expected_vs_got_at_their_line():
+    def wrong(q, k, v):
+        return q @ k  # (B, T, d) @ (B, T, d): does not match
+
+    report = check_attention(wrong)
+    assert report.startswith("wrong: not yet\n  expected wrong(q, k, v) -> softmax(q @ k^T / sqrt(d), dim=-1) @ v"), report
+    assert "got      ValueError: matmul" in report and "return q @ k" in report, report
 
 
 def _functions(script: str) -> dict:

@@ -43,8 +43,9 @@ def test_check_logsumexp_names_what_is_wrong(fn, says):
 
 def test_check_logsumexp_passes_the_right_one_and_reports_the_readers_error():
     assert check_logsumexp(logsumexp) == "logsumexp: passed (5 cases, logits of +-1000 included)"
-    with pytest.raises(NameError):  # the reader's own bug is not swallowed
-        check_logsumexp(lambda x, dim: undefined_name)  # noqa: F821
+    report = check_logsumexp(lambda x, dim: undefined_name)  # noqa: F821
+    assert report.startswith("<lambda>: not yet\n  expected <lambda>(x, dim) -> log(sum(exp(x)))"), report
+    assert "got      NameError: name 'undefined_name' is not defined" in report, report
 
 
 def softmax(x):

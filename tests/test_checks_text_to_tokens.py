@@ -40,9 +40,10 @@ def test_usual_mistakes_are_named(fn, needles):
         assert needle in report, report
 
 
-def test_errors_of_the_readers_code_are_not_swallowed():
+def test_errors_of_the_readers_code_are_expected_vs_got():
     def broken(data, batch_size, block_size, rng):
         return data[np.arange(block_size) + len(data)], None
 
-    with pytest.raises(IndexError):
-        check_get_batch(broken)
+    report = check_get_batch(broken)
+    assert report.startswith("broken: not yet\n  expected broken(data, batch_size, block_size, rng) -> (x, y)"), report
+    assert "got      IndexError" in report and "return data[np.arange" in report, report

@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from minigpt.checks import show
+from minigpt.checks import show, reader_errors
 from minigpt.tensor import Tensor as _Library
 
 def _topological_order(loss) -> list:
@@ -77,6 +77,7 @@ def _lost_shape(got: str, want: tuple) -> str:
             f"  derivative g * (1 - tanh(x)**2): do not sum it (no .sum())")
 
 
+@reader_errors('fn(x) -> tanh(x) as a Tensor whose _backward adds g * (1 - tanh(x)**2) into x.grad')
 def check_tanh(fn, Tensor) -> str:
     """``fn(x)`` must return ``tanh(x)`` as a Tensor made with ``Tensor._make(out, (x,), _backward, "tanh")``,
     whose ``_backward(g)`` adds ``g * (1 - tanh(x)**2)`` into ``x.grad`` through ``x._accumulate``.
@@ -230,6 +231,7 @@ def _backward_in(order, loss) -> None:
             t._backward(t.grad)
 
 
+@reader_errors('fn(loss) -> every tensor loss was computed from, each once, after its parents')
 def check_topological_order(fn, Tensor) -> str:
     """``fn(loss)`` must return a list of every tensor ``loss`` was computed from (following ``_prev``),
     ``loss`` included, each exactly once and after all of its parents, and must not recurse: it is run on

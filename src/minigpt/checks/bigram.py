@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigpt.checks import reader_errors
+
 CHARS = "abc$"  # the check's vocabulary: N[a, b] = how often b follows a
 COUNTS = np.array([[0, 3, 1, 0],
                    [2, 0, 0, 2],
@@ -39,6 +41,7 @@ def _show(a) -> list:
     return np.round(np.asarray(a, dtype=np.float64), 4).tolist()
 
 
+@reader_errors('fn(counts, alpha) -> (V, V), row a = (N[a] + alpha) / (N[a].sum() + alpha * V)')
 def check_smoothed(fn) -> str:
     """``fn(counts, alpha)`` must return (V, V) with row a = (N[a] + alpha) / (N[a].sum() + alpha * V)."""
     name = getattr(fn, "__name__", "your function")

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigpt.checks import reader_errors
+
 from minigpt.config import GPTConfig
 from minigpt.gpt import Block
 from minigpt.tensor import Tensor
@@ -36,6 +38,7 @@ def _block() -> tuple[Block, Tensor]:
     return block, Tensor(rng.standard_normal((2, 5, 64)))  # (B, T, C)
 
 
+@reader_errors('fn(block, x) -> x + attn(ln_1(x)), then + mlp(ln_2(...)): (B, T, C)')
 def check_block_forward(fn, name: str | None = None) -> str:
     name = name or getattr(fn, "__name__", "your function")
     block, x = _block()

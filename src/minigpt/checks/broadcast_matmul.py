@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigpt.checks import int_tuple
+from minigpt.checks import int_tuple, reader_errors
 
 # (a, b): the lesson's (B, T, C) + (C,) first; then the cases that tell the rules apart
 PAIRS = [
@@ -62,6 +62,7 @@ def _mistake(a, b, got) -> str | None:
     return None
 
 
+@reader_errors('fn(a, b) -> the broadcast shape as a tuple, or ValueError as np.broadcast_shapes')
 def check_broadcast_shapes(fn) -> str:
     """``fn(a, b)`` must return the shape ``a`` and ``b`` broadcast to, as a tuple, or raise ValueError
     when they do not broadcast, exactly as ``np.broadcast_shapes(a, b)`` does.

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigpt.checks import reader_errors
+
 SIZES = (5, 2, 1)
 
 
@@ -31,6 +33,7 @@ def _table(a: np.ndarray) -> str:
     return "\n".join("      " + " ".join(str(int(v)) for v in row) for row in np.atleast_2d(a))
 
 
+@reader_errors('fn(T) -> a (T, T) boolean array, True where j > i')
 def check_causal_mask(fn) -> str:
     """``fn(T)`` must return a (T, T) boolean array, True at [i, j] when j > i (position i may not see j)."""
     name = getattr(fn, "__name__", "your function")

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigpt.checks import reader_errors
+
 from minigpt.tensor import Tensor
 
 B, K, D = 2, 3, 4  # sequences, window positions, channels: each below 10, so a label reads digit by digit
@@ -46,6 +48,7 @@ MISTAKES = {
 }
 
 
+@reader_errors("fn(e): e (B, k, d) -> x (B, k*d), the window's vectors in order")
 def check_concat_window(fn) -> str:
     """``fn(e)`` must turn e (B, k, d) into x (B, k*d) whose row b is e[b, 0], e[b, 1], ..., e[b, k-1]."""
     name = getattr(fn, "__name__", "your function")

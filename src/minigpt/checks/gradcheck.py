@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigpt.checks import show
+from minigpt.checks import show, reader_errors
 
 
 def _cube_sum(a: np.ndarray) -> float:
     return float((a * a * a).sum())  # f(x) = sum(x^3), df/dx = 3 x^2
 
 
+@reader_errors('fn(f, x, eps) -> (f(x + eps) - f(x - eps)) / (2 eps) for every element of x')
 def check_numerical_grad(fn) -> str:
     """``fn(f, x, eps)`` must return (f(x + eps e_i) - f(x - eps e_i)) / (2 eps) for every element i of x,
     in an array of x's shape, and leave x as it found it.

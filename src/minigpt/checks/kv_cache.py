@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigpt.checks import reader_errors
+
 import minigpt.gpt
 from minigpt.config import GPTConfig
 from minigpt.tensor import Tensor, no_grad
@@ -72,6 +74,7 @@ def _check_calls(fn, name: str) -> str | None:
     return None
 
 
+@reader_errors('fn(kv_cache, k, v, start) -> the keys and values of positions 0 .. start+T-1')
 def check_cached_keys_values(fn) -> str:
     """``fn(kv_cache, k, v, start)`` must store k, v (B, nh, T, hs) at positions start .. start+T-1 of the
     buffers ``kv_cache = (k_buf, v_buf)``, each (B, nh, block_size, hs), and return every stored position's

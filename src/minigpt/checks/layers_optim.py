@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigpt.checks import show
+from minigpt.checks import show, reader_errors
 
 from minigpt.tensor import Tensor
 
@@ -54,6 +54,7 @@ MISTAKES = {
 }
 
 
+@reader_errors('cls(params, lr=0.1, momentum=0.9) to step like torch.optim.SGD')
 def check_sgd_momentum(cls) -> str:
     """``cls(params, lr=0.1, momentum=0.9)`` must move the parameters as torch.optim.SGD(momentum=0.9) does."""
     name = getattr(cls, "__name__", "your optimiser")

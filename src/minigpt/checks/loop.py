@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from minigpt.checks import reader_errors
 from minigpt.presets import get_preset
 from minigpt.train import lr_at
 
@@ -33,6 +34,7 @@ def _diagnose(fn, config, step: int, want: float, got: float) -> str:
     return f"during the warmup the rate climbs in a straight line to lr = {config.lr}"
 
 
+@reader_errors('fn(step, config) -> the learning rate of that step (warmup, then cosine to min_lr)')
 def check_lr_at(fn) -> str:
     """``fn(step, config)`` must give ``minigpt.train.lr_at``'s rate at every step of two configs.
 

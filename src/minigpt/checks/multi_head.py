@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigpt.checks import show
+from minigpt.checks import show, reader_errors
 from minigpt.gpt import split_heads
 from minigpt.tensor import Tensor
 
@@ -38,6 +38,7 @@ def _describe(values: np.ndarray, B: int, T: int, C: int) -> str:
     return ", ".join(f"(seq {bi}, token {ti}, ch {ci})" for bi, ti, ci in zip(b, t, c))
 
 
+@reader_errors('fn(x, n_head): x (B, T, C) -> (B, nh, T, hs)')
 def check_split_heads(fn) -> str:
     """``fn(x, n_head)`` must turn x (B, T, C) into (B, nh, T, hs), with row ``[b, h, t]`` holding channels
     h*hs .. (h+1)*hs - 1 of token t of sequence b, exactly as ``minigpt.gpt.split_heads`` does.

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigpt.checks import reader_errors
+
 from minigpt.tensor import Tensor
 
 B, T, D, DV = 2, 5, 8, 3
@@ -51,6 +53,7 @@ def _show(a: np.ndarray) -> list:
     return np.round(np.asarray(a, dtype=np.float64), 3).tolist()
 
 
+@reader_errors('fn(q, k, v) -> softmax(q @ k^T / sqrt(d), dim=-1) @ v, (B, T, dv)')
 def check_attention(fn) -> str:
     """``fn(q, k, v)``: q, k (B, T, d), v (B, T, dv) Tensors -> softmax(q @ k^T / sqrt(d), dim=-1) @ v."""
     name = getattr(fn, "__name__", "your function")

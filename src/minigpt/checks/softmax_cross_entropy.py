@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigpt.checks import show
+from minigpt.checks import show, reader_errors
 
 from minigpt.functional import cross_entropy
 from minigpt.tensor import Tensor
@@ -43,6 +43,7 @@ def _lse_hint(x: np.ndarray, dim: int, want: np.ndarray, got: np.ndarray) -> str
     return ""
 
 
+@reader_errors('fn(x, dim) -> log(sum(exp(x))) along dim, finite for logits of 1000')
 def check_logsumexp(fn) -> str:
     """``fn(x, dim)`` must return log(sum(exp(x))) along ``dim``, that dim removed (``torch.logsumexp(x, dim)``),
     and stay finite for logits of +-1000."""
@@ -88,6 +89,7 @@ def _ce_hint(logits: np.ndarray, targets: np.ndarray, want: np.ndarray, got: np.
     return ""
 
 
+@reader_errors('fn(logits, targets) -> d loss / d logits = (softmax - one_hot) / N')
 def check_cross_entropy_grad(fn) -> str:
     """``fn(logits, targets)`` (logits (N, V) floats, targets N integers) must return d loss / d logits for
     loss = mean over rows of -log softmax(logits)[target]: (softmax - one_hot) / N, finite for logits of 1000."""

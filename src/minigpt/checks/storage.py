@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from minigpt.checks import int_tuple
+from minigpt.checks import int_tuple, reader_errors
 
 # the lesson's (B, T, C) first; then one dim, a dim of size 1, lesson 12's (B, T, nh, hs), a square matrix
 SHAPES = [(2, 3, 4), (5,), (3, 1, 2), (2, 3, 2, 4), (64, 64), (7, 1), ()]
@@ -44,6 +44,7 @@ def _mistake(shape: tuple[int, ...], want: tuple[int, ...], got: tuple[int, ...]
     return None
 
 
+@reader_errors('fn(shape) -> row-major strides in elements, e.g. (12, 4, 1) for (2, 3, 4)')
 def check_contiguous_strides(fn) -> str:
     """``fn(shape)`` must return the row-major strides of ``shape`` in elements, e.g. (12, 4, 1) for
     (2, 3, 4), as numpy's ``.strides`` divided by ``.itemsize`` and torch's ``.stride()`` give them.

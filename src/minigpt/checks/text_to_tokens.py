@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigpt.checks import reader_errors
+
 N, B, T, DRAWS = 40, 4, 8, 200
 OFFSET = 100  # data[i] = OFFSET + i
 
@@ -20,6 +22,7 @@ def _positions(row: np.ndarray) -> str:
     return "ids " + str(np.asarray(row).tolist())
 
 
+@reader_errors('fn(data, batch_size, block_size, rng) -> (x, y), each (B, T), y one position after x')
 def check_get_batch(fn) -> str:
     """Report on ``fn(data, batch_size, block_size, rng) -> (x, y)``: shapes (B, T), windows of
     consecutive tokens, y one position after x, every window start from 0 to N - T - 1 reachable."""
@@ -57,6 +60,7 @@ def check_get_batch(fn) -> str:
             f"all {N - T} window starts drawn in {DRAWS} batches)")
 
 
+@reader_errors('cls(chars) with encode(text) -> ids and decode(ids) -> text')
 def check_tokenizer(cls) -> str:
     """Report on a reader's ``cls(chars)`` with ``encode(text) -> ids`` and ``decode(ids) -> text``, as
     ``minigpt.tokenizer.CharTokenizer``: ids 0..3 the special tokens <pad> <bos> <eos> <sep>, the characters

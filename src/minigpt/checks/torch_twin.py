@@ -9,12 +9,15 @@ Errors raised by the reader's code are not caught.
 from __future__ import annotations
 
 import numpy as np
+
+from minigpt.checks import reader_errors
 import torch
 
 from minigpt import gpt, gpt_torch
 from minigpt.config import GPTConfig
 
 
+@reader_errors('fn(numpy_gpt, torch_gpt) to copy every weight of the numpy GPT into the torch GPT')
 def check_move_weights(fn) -> str:
     """The report names the first parameter that differs, then compares the two models' logits."""
     name = getattr(fn, "__name__", "your function")

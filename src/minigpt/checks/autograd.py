@@ -8,7 +8,8 @@ Both checks take the reader's function and the ``Tensor`` class it works with: t
 raised while the reader's tanh runs is reported the same way, next to what was expected: a gradient of
 the wrong shape handed to ``x._accumulate`` (``.sum()`` over everything) is named as such, anything else
 with its line. A ``RecursionError`` in the topological order on a deep graph is what exercise 2 asks to
-avoid, so it is reported as such.
+avoid, so it is reported as such. Any other error of the reader's code is reported as expected vs got
+(``reader_errors``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 ``check_smoothed(fn)`` calls a reader's ``fn(counts, alpha)`` on a small table of pair counts and
 returns one report: ``"<name>: passed ..."``, or ``"<name>: not yet"`` followed by the first row that
 differs, what was expected, what the function gave, and, when the numbers match a known mistake,
-which one. Errors raised by the reader's code are not caught: their traceback points at the bug.
+which one. An error raised by the reader's code is reported as expected vs got (``reader_errors``).
 """
 
 from __future__ import annotations

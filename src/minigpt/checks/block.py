@@ -4,7 +4,8 @@
 large enough for every part to show in the output (float64), compares the result with ``block(x)``, and
 returns one report: ``"<name>: passed ..."``, or ``"<name>: not yet"`` with the largest difference and,
 when the result matches a known mistake (no residual, post-norm, no LayerNorm, ``ln_1`` used twice, the
-MLP fed the block's input), which one. Errors raised by the reader's code are not caught.
+MLP fed the block's input), which one. An error raised by the reader's code is reported as expected vs got
+(``reader_errors``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 not. It returns one report: ``"<name>: passed ..."``, or ``"<name>: not yet"`` with the first pair that
 differs, what was expected, what ``fn`` gave and, where the answer matches a known mistake (the shapes
 aligned at the left, sizes not checked, the smaller size kept), what that mistake is. A ``ValueError``
-from ``fn`` is part of the answer; any other error ``fn`` raises is not caught.
+from ``fn`` is part of the answer; any other error ``fn`` raises is reported as expected vs got.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def check_broadcast_shapes(fn) -> str:
     when they do not broadcast, exactly as ``np.broadcast_shapes(a, b)`` does.
 
     Returns one report: ``"<name>: passed ..."``, or ``"<name>: not yet"`` and the first pair where ``fn``
-    differs, as expected vs got. Errors other than ValueError raised by ``fn`` are not caught.
+    differs, as expected vs got. Other errors ``fn`` raises are reported as expected vs got.
     """
     name = getattr(fn, "__name__", "your function")
     for a, b in PAIRS:

@@ -2,7 +2,8 @@
 
 ``check_causal_mask(fn)`` calls a reader's ``fn(T)`` for a few sizes and returns one report:
 ``"<name>: passed ..."``, or ``"<name>: not yet"`` followed by the expected and the given table (1 = hidden)
-and, when the table matches a known mistake, which one. Errors raised by the reader's code are not caught.
+and, when the table matches a known mistake, which one. An error raised by the reader's code is reported as
+expected vs got (``reader_errors``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@
 (B, k, d) whose value ``100*b + 10*j + c`` says which sequence b, window position j and channel c it is,
 and returns one report: ``"<name>: passed ..."``, or ``"<name>: not yet"`` followed by the first row
 slice that holds something else, what was expected there, what the function put there, and, when the
-result matches a known mistake, which one. Errors raised by the reader's code are not caught.
+result matches a known mistake, which one. An error raised by the reader's code is reported as expected vs
+got (``reader_errors``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 a float64 array to a number, and ``fn`` returns d f / d x, an array shaped like ``x``. The check knows
 the exact derivatives of its test functions, so it needs nothing from the reader's engine. It returns one
 report: ``"<name>: passed ..."``, or ``"<name>: not yet"`` and what was expected and what came back.
-Errors raised by ``fn`` are not caught: the reader's own traceback says more about their bug.
+An error raised by the reader's code is reported as expected vs got (``reader_errors``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ during generation (a prompt of 3 tokens, then one token at a time) with keys and
 says which position, head and channel it belongs to; then it puts ``fn`` inside the numpy GPT and compares
 every position's logits with the forward pass without a cache. It returns one report: ``"<name>: passed
 ..."``, or ``"<name>: not yet"`` with the first position that differs, what should be there and what is.
-Errors raised by ``fn`` are not caught.
+An error raised by the reader's code is reported as expected vs got (``reader_errors``).
 """
 
 from __future__ import annotations

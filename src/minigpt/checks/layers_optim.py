@@ -3,7 +3,7 @@
 ``check_sgd_momentum(cls)`` runs a reader's optimiser class on two parameters for four steps and returns
 one report: ``"<name>: every check passed ..."``, or ``"<name>: not yet"`` followed by the first step where
 a parameter went elsewhere, what was expected, what the class gave, and, when the numbers match a known
-mistake, which one. Errors raised by the reader's code are not caught: their traceback points at the bug.
+mistake, which one. An error raised by the reader's code is reported as expected vs got (``reader_errors``).
 """
 
 from __future__ import annotations

@@ -39,7 +39,8 @@ def check_lr_at(fn) -> str:
     """``fn(step, config)`` must give ``minigpt.train.lr_at``'s rate at every step of two configs.
 
     Returns ``"<name>: passed ..."``, or ``"<name>: not yet"`` with the first differing step as expected vs
-    got and what that difference usually means. Errors raised by ``fn`` are not caught."""
+    got and what that difference usually means. An error raised by the reader's code is reported as
+    expected vs got (``reader_errors``)."""
     name = getattr(fn, "__name__", "your function")
     checked = 0
     for label, config in _configs():

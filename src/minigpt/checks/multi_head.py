@@ -2,7 +2,8 @@
 
 ``check_split_heads(fn)`` feeds ``fn`` a tensor whose every number says where it came from and returns
 one report: ``"<name>: passed ..."``, or ``"<name>: not yet"`` with the first row that differs, as expected
-vs got and which token and channels those numbers are. Errors raised by ``fn`` are not caught.
+vs got and which token and channels those numbers are. An error raised by the reader's code is reported as
+expected vs got (``reader_errors``).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def check_split_heads(fn) -> str:
     h*hs .. (h+1)*hs - 1 of token t of sequence b, exactly as ``minigpt.gpt.split_heads`` does.
 
     Returns one report: ``"<name>: passed ..."``, or ``"<name>: not yet"`` and the first difference as
-    expected vs got. Errors raised by ``fn`` are not caught.
+    expected vs got. An error raised by the reader's code is reported as expected vs got (``reader_errors``).
     """
     B, T, C, nh = 2, 3, 12, 3
     hs = C // nh

@@ -3,8 +3,8 @@
 ``check_attention(fn)`` calls a reader's ``fn(q, k, v)`` on small Tensors and returns one report:
 ``"<name>: passed ..."``, or ``"<name>: not yet"`` followed by what was expected, what the function gave
 and, when the numbers match a known mistake (no scaling, dividing by d, softmax over the wrong dimension,
-the weights returned instead of the weighted sum), which one. Errors raised by the reader's code are not
-caught: their traceback points at the bug.
+the weights returned instead of the weighted sum), which one. An error raised by the reader's code is
+reported as expected vs got (``reader_errors``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 
 Each returns one report, ``"<name>: passed ..."`` or ``"<name>: not yet"`` followed by the first case that
 differs, what was expected and what the function gave, and a hint when the difference has a known cause.
-Errors raised by the reader's function are not caught: its own traceback says more than a summary would.
+An error raised by the reader's code is reported as expected vs got (``reader_errors``).
 """
 
 from __future__ import annotations

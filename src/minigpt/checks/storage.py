@@ -4,7 +4,8 @@
 elements, shape by shape, and returns one report: ``"<name>: passed ..."``, or ``"<name>: not yet"``
 with the first shape that differs, what was expected, what ``fn`` gave and, where the answer matches a
 known mistake (column-major order, bytes instead of elements, strides in reverse, a product that
-starts one dim too early), what that mistake is. Errors raised by ``fn`` are not caught.
+starts one dim too early), what that mistake is. An error raised by the reader's code is reported as
+expected vs got (``reader_errors``).
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ def check_contiguous_strides(fn) -> str:
     (2, 3, 4), as numpy's ``.strides`` divided by ``.itemsize`` and torch's ``.stride()`` give them.
 
     Returns one report: ``"<name>: passed ..."``, or ``"<name>: not yet"`` and the first shape whose
-    strides differ, as expected vs got. Errors raised by ``fn`` are not caught.
+    strides differ, as expected vs got. An error raised by the reader's code is reported as expected vs got
+    (``reader_errors``).
     """
     name = getattr(fn, "__name__", "your function")
     for shape in SHAPES:

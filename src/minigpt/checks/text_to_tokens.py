@@ -2,7 +2,8 @@
 
 ``check_get_batch(fn)`` calls a reader's ``fn(data, batch_size, block_size, rng)`` on a stream whose ids
 say where they stand (id = 100 + position), so a wrong window is reported by the positions it holds:
-"x[1] holds positions 7..14" rather than a list of ids. Errors raised by the reader's code are not caught.
+"x[1] holds positions 7..14" rather than a list of ids. An error raised by the reader's code is reported as
+expected vs got (``reader_errors``).
 """
 
 from __future__ import annotations

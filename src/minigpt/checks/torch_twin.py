@@ -3,7 +3,7 @@
 ``check_move_weights(fn)`` calls a reader's ``fn(numpy_gpt, torch_gpt)``, which must copy every parameter of
 a ``minigpt.gpt.GPT`` into the ``minigpt.gpt_torch.GPT`` of the same config, in place, and returns one report:
 ``"<name>: passed ..."``, or ``"<name>: not yet"`` and the first parameter that differs, expected vs got.
-Errors raised by the reader's code are not caught.
+An error raised by the reader's code is reported as expected vs got (``reader_errors``).
 """
 
 from __future__ import annotations

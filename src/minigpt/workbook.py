@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import locale
 import os
+import re
 import sys
 import traceback
 from dataclasses import dataclass
@@ -102,6 +103,42 @@ minigpt check --all --workbook {dir}
 """,
     },
 }
+
+
+# the graders write English; in Chinese the words every report shares are translated (the numbers and code stay)
+ZH_REPORT = [
+    (": not yet", "：还没通过"),
+    (": passed", "：通过"),
+    (": every check passed", "：全部通过"),
+    ("\n  expected ", "\n  期望     "),
+    ("\n    expected ", "\n    期望     "),
+    ("\n  got      ", "\n  得到     "),
+    ("\n    got      ", "\n    得到     "),
+    ("\n    expected\n", "\n    期望\n"),
+    ("\n    got\n", "\n    得到\n"),
+    ("it matches a known mistake: ", "和一个常见错误吻合："),
+    ("the largest difference", "差得最多"),
+    ("first 6 numbers", "前 6 个数"),
+    (re.compile(r"\((\w+\.py) line (\d+): "), r"（\1 第 \2 行：", ")", "）"),
+]
+
+
+def translate(report: str, lang: str) -> str:
+    """A grader's report in ``lang``: as written for English, its shared words translated for Chinese."""
+    if lang != "zh":
+        return report
+    for en, zh, *close in ZH_REPORT:
+        if isinstance(en, str):
+            report = report.replace(en, zh)
+            continue
+        lines = []
+        for line in report.split("\n"):  # a location in brackets: (file line n: code) -> （file 第 n 行：code）
+            new = en.sub(zh, line)
+            if new != line and line.endswith(close[0]):
+                new = new[: -len(close[0])] + close[1]
+            lines.append(new)
+        report = "\n".join(lines)
+    return report
 
 
 def language(lang: str | None = None) -> str:
@@ -456,7 +493,7 @@ def check(lesson: str, folder: Path, lang: str, out=print) -> int:
         out(t["nochecks"].format(lesson=lesson))
         return 1
     for what, ok, report in results:
-        first, *rest = report.splitlines()
+        first, *rest = translate(report, lang).splitlines()
         status = t["passed"] if ok else t["notyet"]
         out(f"[{status}] {first}")
         for line in rest:

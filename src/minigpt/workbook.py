@@ -72,6 +72,7 @@ minigpt check --all --workbook {dir}
 ```
 
 `check` prints one line per check: passed, or not yet with what was expected and what your code gave.
+Once lesson 14's check passes, `minigpt workbook train {dir}` trains your own GPT and samples from it.
 Add `--lang zh` for Chinese messages.
 """,
     },
@@ -99,6 +100,7 @@ minigpt check --all --workbook {dir}
 ```
 
 `check` 每项检查打印一行：通过；或者还没通过，并给出期望值和你的代码算出的值。
+第 14 课的检查通过以后，`minigpt workbook train {dir}` 会训练你自己的 GPT，再让它写几句。
 加 `--lang en` 可改用英文提示。
 """,
     },

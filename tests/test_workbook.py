@@ -247,3 +247,27 @@ def test_reports_in_chinese_translate_the_shared_words(tmp_path, capsys):
     assert "\n      期望     contiguous_strides(shape)" in out and "（tensor.py 第 2 行：return 1 / 0）" in out, out
     code, out = run_check(capsys, "storage", "--workbook", str(wb), "--lang", "en")  # control: English as written
     assert "期望" not in out and "\n      expected contiguous_strides(shape)" in out and "(tensor.py line 2:" in out, out
+
+
+def test_every_section_to_reread_exists_in_both_languages():
+    from minigpt import lessons
+
+    pages = {lesson.slug: lesson.page for lesson in lessons.lessons(ROOT)}
+    assert {lesson for lesson, _ in workbook.REREAD} <= set(workbook.LESSONS)
+    for (lesson, what), anchor in workbook.REREAD.items():
+        for lang in ("zh", "en"):
+            text = (ROOT / "docs" / lang / pages[lesson]).read_text(encoding="utf-8")
+            assert f"{{ #{anchor} }}" in text, f"{lang}/{pages[lesson]} has no #{anchor} (for {what})"
+    assert "{ #no-such-section }" not in (ROOT / "docs" / "en" / pages["bigram"]).read_text(encoding="utf-8")
+
+
+def test_a_failing_check_says_which_section_to_reread(library_workbook, capsys):
+    path = library_workbook / "lm.py"
+    path.write_text(path.read_text(encoding="utf-8").replace("keepdims=True) + alpha * V", "keepdims=True) + alpha"),
+                    encoding="utf-8")
+    code, out = run_check(capsys, "bigram", "--workbook", str(library_workbook), "--lang", "en")
+    assert code == 1 and "reread: lesson 8 (bigram), section #unseen" in out, out
+    code, out = run_check(capsys, "bigram", "--workbook", str(library_workbook), "--lang", "zh")
+    assert "重读：第 8 (bigram) 课的 #unseen 一节" in out, out
+    code, out = run_check(capsys, "context", "--workbook", str(library_workbook), "--lang", "en")
+    assert code == 0 and "reread" not in out  # control: a passing check sends nobody back

@@ -59,7 +59,9 @@ def fill(wb: Path) -> Path:
             ROOT / "snippets/text-to-tokens/15_answer_get_batch.py", "my_get_batch", "get_batch"),
         "lm.py": "import numpy as np\n\n\n" + function(ROOT / "snippets/bigram/13_answer_smoothing.py", "smoothed")
                  + "\n\n" + function(ROOT / "snippets/context/12_answer_concat.py", "concat_window"),
-        "gpt.py": library_file("gpt.py") + "\n\n" + section(ROOT / "snippets/self-attention/one_head.py", "attention"),
+        "gpt.py": library_file("gpt.py") + "\n\n" + section(ROOT / "snippets/self-attention/one_head.py", "attention")
+                  + "\n\n" + function(ROOT / "snippets/torch-twin/12_answer_move_weights.py", "my_move_weights",
+                                       "move_weights").replace("):\n", "):\n    import torch\n\n", 1),
         "train.py": "import math\n\nfrom minigpt.config import TrainConfig\n\n\n" + section(SRC / "train.py", "lr_at"),
     }
     for name, text in files.items():
@@ -163,6 +165,8 @@ MISTAKES = [
     ("gpt", "gpt.py", "x = self.drop(tok + pos)", "x = self.drop(tok)", "no position embedding"),
     ("gpt", "gpt.py", "logits = x @ self.wte.weight.T", "logits = Tensor(x.data) @ self.wte.weight.T",
      "these parameters have no gradient"),
+    ("torch-twin", "gpt.py", "theirs[name].copy_(torch.from_numpy(p.data))", "pass",
+     "expected the numpy GPT's values"),
     ("loop", "train.py", "config.lr * (step + 1) / (config.warmup_steps + 1)", "config.lr * step / config.warmup_steps",
      "step 0 gets lr 0"),
     ("kv-cache", "gpt.py", "k_buf[:, :, start:end], v_buf[:, :, start:end] = k.data, v.data",

@@ -29,7 +29,7 @@ FILES = [
     ("optim.py", "layers-optim", "SGD (with momentum) and AdamW"),
     ("data.py", "text-to-tokens", "CharTokenizer (text to ids and back) and get_batch"),
     ("lm.py", "bigram", "the language models before attention: smoothed bigram counts (bigram), concat_window (context)"),
-    ("gpt.py", "self-attention", "attention, causal_mask, split_heads, MultiHeadAttention, Block, GPT, "
+    ("gpt.py", "self-attention", "attention, causal_mask, split_heads, MultiHeadAttention, Block, GPT, move_weights, "
                                  "cached_keys_values (self-attention to kv-cache; GPTConfig may come from minigpt.config)"),
     ("train.py", "loop", "lr_at: the learning rate of each step"),
 ]
@@ -42,7 +42,7 @@ WHAT_ZH = {
     "optim.py": "SGD（带动量）和 AdamW",
     "data.py": "CharTokenizer（文本和 id 互转）和 get_batch",
     "lm.py": "注意力之前的语言模型：平滑的二元计数（bigram）、concat_window（context）",
-    "gpt.py": "attention、causal_mask、split_heads、MultiHeadAttention、Block、GPT、cached_keys_values"
+    "gpt.py": "attention、causal_mask、split_heads、MultiHeadAttention、Block、GPT、move_weights、cached_keys_values"
               "（self-attention 到 kv-cache；GPTConfig 可以从 minigpt.config 导入）",
     "train.py": "lr_at：每一步的学习率",
 }
@@ -338,6 +338,10 @@ def _gpt(wb):
              lambda: (wb.get("gpt.py", "GPT"), wb.get("optim.py", "AdamW")))]
 
 
+def _torch_twin(wb):
+    return [("move_weights", "check_move_weights", lambda: (wb.get("gpt.py", "move_weights"),))]
+
+
 def _loop(wb):
     return [("lr_at", "check_lr_at", lambda: (wb.get("train.py", "lr_at"),))]
 
@@ -378,6 +382,7 @@ LESSONS: dict[str, tuple[str, Callable]] = {
     "multi-head": ("multi_head", _multi_head),
     "block": ("block", _block),
     "gpt": ("gpt", _gpt),
+    "torch-twin": ("torch_twin", _torch_twin),
     "loop": ("loop", _loop),
     "kv-cache": ("kv_cache", _kv_cache),
 }
@@ -402,6 +407,7 @@ REREAD = {
     ("block", "Block"): "structure",
     ("gpt", "GPT"): "structure",
     ("gpt", "GPT trains"): "in-the-model",
+    ("torch-twin", "move_weights"): "weights-across",
     ("loop", "lr_at"): "schedule",
     ("kv-cache", "cached_keys_values"): "structure",
 }

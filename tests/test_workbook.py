@@ -163,6 +163,7 @@ MISTAKES = [
     ("block", "gpt.py", "x = x + self.attn(self.ln_1(x), kv_cache, start)  # (B, T, C)\n        return x + self.mlp",
      "x = self.attn(self.ln_1(x), kv_cache, start)  # (B, T, C)\n        return self.mlp", "no residual"),
     ("gpt", "gpt.py", "x = self.drop(tok + pos)", "x = self.drop(tok)", "no position embedding"),
+    ("gpt", "gpt.py", "self.ln_f = LayerNorm(", "self.ln_final = LayerNorm(", "missing  ['ln_f.weight', 'ln_f.bias']"),
     ("gpt", "gpt.py", "logits = x @ self.wte.weight.T", "logits = Tensor(x.data) @ self.wte.weight.T",
      "these parameters have no gradient"),
     ("torch-twin", "gpt.py", "theirs[name].copy_(torch.from_numpy(p.data))", "pass",

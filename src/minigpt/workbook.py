@@ -111,6 +111,14 @@ minigpt check --all --workbook {dir}
 
 # the graders write English; in Chinese the words every report shares are translated (the numbers and code stay)
 ZH_REPORT = [
+    (re.compile(r"  parameter names: expected the lesson's (\d+) names"), r"  参数名：应该是课上的 \1 个名字"),
+    ("\n  missing  ", "\n  缺少     "),
+    ("\n  extra    ", "\n  多出     "),
+    ("use the lesson's names, so that the library's weights load into your model",
+     "用课上的名字，库里的权重才能装进你的模型"),
+    ("after loss.backward(), these parameters have no gradient (None or all zeros):",
+     "loss.backward() 之后，这些参数没有梯度（None 或全是 0）："),
+    ("build every step from Tensor ops, so that backward reaches them", "每一步都用 Tensor 的运算搭出来，反向传播才能走到它们"),
     (": not yet", "：还没通过"),
     (": passed", "：通过"),
     (": every check passed", "：全部通过"),
@@ -134,6 +142,9 @@ def translate(report: str, lang: str) -> str:
     for en, zh, *close in ZH_REPORT:
         if isinstance(en, str):
             report = report.replace(en, zh)
+            continue
+        if not close:
+            report = en.sub(zh, report)
             continue
         lines = []
         for line in report.split("\n"):  # a location in brackets: (file line n: code) -> （file 第 n 行：code）

@@ -66,11 +66,14 @@ def _same_weights(name: str, theirs, ours, seed: int = 1) -> None:
     lib = dict(ours.named_parameters())
     missing, extra = [n for n in lib if n not in mine], [n for n in mine if n not in lib]
     if missing or extra:
-        lines = [f"{name}: not yet", f"  parameter names: expected {list(lib)}"]
+        def few(names):
+            return str(names[:6])[:-1] + (f", ... {len(names) - 6} more]" if len(names) > 6 else "]")
+
+        lines = [f"{name}: not yet", f"  parameter names: expected the lesson's {len(lib)} names"]
         if missing:
-            lines.append(f"  missing  {missing}")
+            lines.append(f"  missing  {few(missing)}")
         if extra:
-            lines.append(f"  extra    {extra}")
+            lines.append(f"  extra    {few(extra)}")
             if "lm_head.weight" in extra:
                 lines.append("  the output head reuses wte.weight (tied): logits = x @ wte.weight.T, no lm_head")
         lines.append("  use the lesson's names, so that the library's weights load into your model")

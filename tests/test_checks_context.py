@@ -58,4 +58,4 @@ def test_errors_raised_by_the_readers_code_are_expected_vs_got():
 
     report = check_concat_window(broken)
     assert report.startswith("broken: not yet\n  expected broken(e): e (B, k, d) -> x (B, k*d)"), report
-    assert "got      ZeroDivisionError: mine (test_checks_context.py line" in report, report
+    assert "got      ZeroDivisionError: mine (line" in report and "of test_checks_context.py: raise ZeroDivisionError" in report, report

@@ -204,7 +204,7 @@ def test_a_readers_exception_is_their_file_and_line(tmp_path, capsys):
     workbook.init(wb, "en")
     (wb / "tensor.py").write_text("def contiguous_strides(shape):\n    return 1 / 0\n", encoding="utf-8")
     code, out = run_check(capsys, "storage", "--workbook", str(wb), "--lang", "en")
-    assert code == 1 and "ZeroDivisionError: division by zero (tensor.py line 2: return 1 / 0)" in out, out
+    assert code == 1 and "ZeroDivisionError: division by zero (line 2 of tensor.py: return 1 / 0)" in out, out
     assert "Traceback" not in out
     (wb / "tensor.py").write_text("def contiguous_strides(shape)\n", encoding="utf-8")  # a syntax error
     code, out = run_check(capsys, "storage", "--workbook", str(wb), "--lang", "en")
@@ -238,7 +238,7 @@ def test_an_exception_in_a_class_is_what_was_expected_beside_the_error(library_w
     path.write_text(text.replace(right, right + "        x = x @ x\n"), encoding="utf-8")
     code, out = run_check(capsys, "block", "--workbook", str(library_workbook), "--lang", "en")
     assert code == 1 and "Traceback" not in out, out
-    assert "expected block(x): (B, T, C)" in out and "got      ValueError" in out and "gpt.py line" in out, out
+    assert "expected block(x): (B, T, C)" in out and "got      ValueError" in out and "of gpt.py: x = x @ x" in out, out
     path.write_text(text, encoding="utf-8")
     assert run_check(capsys, "block", "--workbook", str(library_workbook), "--lang", "en")[0] == 0
 
@@ -251,7 +251,7 @@ def test_reports_in_chinese_translate_the_shared_words(tmp_path, capsys):
     assert code == 1 and "[还没通过] contiguous_strides：还没通过" in out, out
     assert "\n      期望     contiguous_strides(shape)" in out and "（tensor.py 第 2 行：return 1 / 0）" in out, out
     code, out = run_check(capsys, "storage", "--workbook", str(wb), "--lang", "en")  # control: English as written
-    assert "期望" not in out and "\n      expected contiguous_strides(shape)" in out and "(tensor.py line 2:" in out, out
+    assert "期望" not in out and "\n      expected contiguous_strides(shape)" in out and "(line 2 of tensor.py:" in out, out
 
 
 def test_every_section_to_reread_exists_in_both_languages():

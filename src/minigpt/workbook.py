@@ -131,7 +131,7 @@ ZH_REPORT = [
     ("it matches a known mistake: ", "和一个常见错误吻合："),
     ("the largest difference", "差得最多"),
     ("first 6 numbers", "前 6 个数"),
-    (re.compile(r"\((\w+\.py) line (\d+): "), r"（\1 第 \2 行：", ")", "）"),
+    (re.compile(r"\(line (\d+) of ([\w.]+\.py): "), r"（\2 第 \1 行：", ")", "）"),
 ]
 
 

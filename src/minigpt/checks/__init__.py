@@ -20,18 +20,18 @@ PACKAGE = Path(__file__).resolve().parents[1]  # src/minigpt
 
 
 def where(error: BaseException, prefer: str | None = None) -> str:
-    """`` (gpt.py line 12: y = att @ v)``: the deepest line in the file ``prefer`` (where the reader's
+    """`` (line 12 of gpt.py: y = att @ v)``: the deepest line in the file ``prefer`` (where the reader's
     function lives), else the deepest outside minigpt that is not a ``raise`` (the line that went wrong,
     not the shape check that caught it), else the deepest outside minigpt; "" when every line is minigpt's."""
     frames = [f for f in traceback.extract_tb(error.__traceback__) if PACKAGE not in Path(f.filename).resolve().parents]
     if isinstance(error, SyntaxError) and error.filename:
-        return f" ({Path(error.filename).name} line {error.lineno})"
+        return f" (line {error.lineno} of {Path(error.filename).name})"
     if not frames:
         return ""
     mine = [f for f in frames if prefer and Path(f.filename).resolve() == Path(prefer).resolve()]
     calls = [f for f in frames if not (f.line or "").startswith("raise")]
     f = (mine or calls or frames)[-1]
-    return f" ({Path(f.filename).name} line {f.lineno}: {f.line})"
+    return f" (line {f.lineno} of {Path(f.filename).name}: {f.line})"
 
 
 def raised(name: str, expected: str, error: BaseException, prefer: str | None = None) -> str:

@@ -30,7 +30,7 @@ RTOL = 1e-4  # float32 on both sides: a different but correct order of operation
 
 
 def _where(error: BaseException, prefer: str = "gpt.py") -> str:
-    """`` (gpt.py line 12: y = att @ v)``: the deepest line of the file being checked (``prefer``), else the
+    """`` (line 12 of gpt.py: y = att @ v)``: the deepest line of the file being checked (``prefer``), else the
     deepest outside minigpt that is not a ``raise``: the reader's line that went wrong, rather than the
     check in their tensor.py that caught it."""
     frames = [f for f in traceback.extract_tb(error.__traceback__) if "/minigpt/" not in f.filename.replace("\\", "/")]
@@ -39,7 +39,7 @@ def _where(error: BaseException, prefer: str = "gpt.py") -> str:
     mine = [f for f in frames if f.filename.replace("\\", "/").endswith("/" + prefer)]  # the file being checked
     calls = [f for f in frames if not (f.line or "").startswith("raise")]  # the line that called, not a check
     f = (mine or calls or frames)[-1]
-    return f" ({f.filename.replace(chr(92), '/').rsplit('/', 1)[-1]} line {f.lineno}: {f.line})"
+    return f" (line {f.lineno} of {f.filename.replace(chr(92), '/').rsplit('/', 1)[-1]}: {f.line})"
 
 
 def raised(name: str, expected: str, error: BaseException) -> str:

@@ -90,3 +90,8 @@ def test_the_readers_error_is_reported_with_its_line():
 def test_a_wrong_shape_and_none_are_named():
     assert "shape (4,)" in check_top_p(lambda probs, top_p: right(probs, top_p)[0])
     assert "got      None" in check_top_p(lambda probs, top_p: None)
+
+
+def test_the_starter_is_told_nothing_was_dropped():
+    report = check_top_p(lambda probs, top_p: probs)
+    assert "nothing was dropped" in report and "got      [[0.5, 0.3, 0.15, 0.05]]" in report

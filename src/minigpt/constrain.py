@@ -50,12 +50,14 @@ from minigpt.tokenizer import CharTokenizer
 # a character's tones as bits, ``poetry.TONE_BITS`` (0: not in the rhyme book, or not a character)
 PING, ZE = poetry.TONE_BITS[rhyme.PING], poetry.TONE_BITS[rhyme.ZE]
 EITHER = PING | ZE
+# --8<-- [start:keyword_boost]
 # The logit added to a keyword's first character where the keyword fits. Fluency, the model's own loss on
 # its poem (NLL per token, free model at temperature 1), of 200 poems-cpu samples at temperature 0.8
 # (python benchmarks/poems.py): free 3.829 (keywords 2%); deadline only 4.075 (the keywords crowd into the
 # end: over 80 poems, 150 of 161 in the last quarter); boost 0 4.078, 1 4.068, 2 4.023, 4 3.928, 8 3.945.
 # Placed early, a keyword is context the rest of the poem follows; forced at the end, it is a patch.
 KEYWORD_BOOST = 4.0
+# --8<-- [end:keyword_boost]
 
 
 @dataclass
@@ -224,6 +226,7 @@ class PoemConstraint:
             self._rhyme_masks[groups] = np.logical_or.reduce([self.members[g] for g in groups])
         return self._rhyme_masks[groups]
 
+    # --8<-- [start:base]
     def _base(self, row: Row, i: int, j: int) -> np.ndarray:
         """(V,) bool: the characters that keep the shape, the tones and the rhyme at line i, character j."""
         need = 0  # the tones the open patterns allow here (0: free)
@@ -248,7 +251,9 @@ class PoemConstraint:
         fresh = allowed.copy()
         fresh[[self.tok.stoi[c] for c in row.used if c != row.last or row.double]] = False
         return fresh if fresh.any() else allowed
+    # --8<-- [end:base]
 
+    # --8<-- [start:options]
     def options(self, row: Row) -> tuple[np.ndarray, dict[int, str]]:
         """(V,) bool of the tokens ``row`` may take next, and the tokens that begin a keyword there."""
         i, j = divmod(row.n, self.L + 1)
@@ -290,6 +295,7 @@ class PoemConstraint:
         if self.boost is None:  # deadline only: a keyword is begun on purpose only when it must be
             starts = {t: w for t, w in starts.items() if len(w) > 1 and not natural[t]}
         return ok, starts
+    # --8<-- [end:options]
 
     def advance(self, row: Row, t: int) -> None:
         """Take token ``t`` into ``row``'s state."""
@@ -321,6 +327,7 @@ class PoemConstraint:
             row.rhyme = groups if row.rhyme is None else row.rhyme & groups
             row.rhymed.add(self.tok.itos[t])
 
+    # --8<-- [start:call]
     def __call__(self, idx, logits) -> np.ndarray:
         """The logits (B, V) with -inf at every token row b may not take after idx[b] (B, T)."""
         idx = np.asarray(idx)
@@ -346,3 +353,4 @@ class PoemConstraint:
             for b, row in enumerate(self.rows):
                 out[b, list(row.starts)] += self.boost
         return out
+    # --8<-- [end:call]

@@ -19,6 +19,7 @@ def check_sampling(temperature: float = 1.0, top_k: int | None = None, top_p: fl
         raise ValueError(f"top_p must be in (0, 1], got {top_p!r}")
 
 
+# --8<-- [start:sample]
 def sample(logits, temperature: float = 1.0, top_k: int | None = None, top_p: float | None = None,
            rng: np.random.Generator | None = None) -> np.ndarray:
     """One token id per row of ``logits`` (B, V) -> (B,).
@@ -49,6 +50,7 @@ def sample(logits, temperature: float = 1.0, top_k: int | None = None, top_p: fl
     u = rng.random((probs.shape[0], 1))  # (B, 1) uniform in [0, 1)
     picked = (np.cumsum(probs, axis=-1) <= u).sum(axis=-1)  # inverse CDF: first token whose cumsum passes u
     return np.minimum(picked, probs.shape[-1] - 1)
+# --8<-- [end:sample]
 
 
 def check_stop(stop, vocab_size: int) -> set[int]:

@@ -74,6 +74,8 @@ def _where(e: BaseException) -> str:
 
 
 def _diagnose(probs: np.ndarray, top_p: float, want: np.ndarray, got: np.ndarray) -> str:
+    if np.allclose(got, probs):
+        return "probs came back as they went in: nothing was dropped"
     for wrong, meaning in MISTAKES:
         if np.allclose(np.nan_to_num(got, nan=-1.0), np.nan_to_num(wrong(probs, top_p), nan=-1.0)):
             return meaning

@@ -211,6 +211,17 @@ def test_a_written_poem_is_what_minigpt_generate_prints(small, capsys):
     assert code == 0 and printed.strip() == poetry.format_poem(poem["text"]).strip()
 
 
+def test_a_numpy_engine_checkpoint_exports_too(tmp_path):
+    """A checkpoint of the numpy GPT loads into the torch GPT (same parameter names) and exports alike."""
+    config = get_preset("tiny", corpus="poems", block_size=64, max_steps=2, eval_interval=2, eval_iters=1,
+                        out_dir=str(tmp_path), threads=1, device="cpu", engine="numpy")
+    train(config, corpus=small_corpus(), progress=False)
+    model, tokenizer, ckpt = load_model(tmp_path)
+    assert ckpt["engine"] == "numpy"
+    result = export(model, tokenizer, ckpt, small_corpus(), n_written=1, n_real=1, seed=0)
+    assert result["model"]["engine"] == "numpy" and problems_of(result) == []
+
+
 # ---- the command --------------------------------------------------------------------------------
 
 def test_minigpt_attention_writes_the_json_from_a_real_corpus_model(tmp_path, capsys):

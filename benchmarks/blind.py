@@ -1,8 +1,9 @@
 """A blind reading: poems written by a checkpoint and real Tang poems, shuffled into one numbered list for a
 reader of classical poetry who is not told which is which; then the reader's scores as a table.
 
-    python benchmarks/blind.py write runs/poems-cpu /tmp/reading-1 --seed 1            # the current default
-    python benchmarks/blind.py write runs/poems-cpu /tmp/reading-0 --seed 0 --old      # --strict as it was
+    python benchmarks/blind.py write runs/poems-cpu /tmp/reading-1 --seed 1    # --strict's defaults
+    python benchmarks/blind.py write runs/poems-cpu /tmp/reading-0 --seed 0 --old --temperature 0.8 --best-of 1
+                                                                      # --strict as it was before issue 22
     # the reader fills /tmp/reading-1/scores.csv: number,sense,craft,accepted,machine
     python benchmarks/blind.py score /tmp/reading-1
 
@@ -93,15 +94,17 @@ def score(args) -> None:
 
 
 def main(argv=None) -> None:
+    from minigpt.generate import STRICT_BEST_OF, STRICT_TEMPERATURE
+
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     w = sub.add_parser("write", help="write the shuffled list and its key")
     w.add_argument("checkpoint")
     w.add_argument("out")
     w.add_argument("--seed", type=int, default=0)
-    w.add_argument("--temperature", type=float, default=0.8)
+    w.add_argument("--temperature", type=float, default=STRICT_TEMPERATURE)
     w.add_argument("--top-p", type=float, default=None)
-    w.add_argument("--best-of", type=int, default=1)
+    w.add_argument("--best-of", type=int, default=STRICT_BEST_OF)
     w.add_argument("--old", action="store_true", help="--strict without the no-repeat rule (as it was)")
     s = sub.add_parser("score", help="the table of a filled scores.csv")
     s.add_argument("out")

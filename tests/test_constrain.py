@@ -250,6 +250,14 @@ def test_best_of_cli_prints_one_poem_per_sample_each_keeping_the_rules(capsys, p
     assert code == 2 and "--best-of" in err and not out.strip()
 
 
+def test_strict_defaults_to_a_cooler_best_of_eight(capsys, poems_ckpt):
+    """--strict alone writes what --temperature 0.6 --best-of 8 writes; control: one draw at 0.8 differs."""
+    args = ["generate", "--checkpoint", poems_ckpt, "--form", "七绝", "--keywords", "春风", "--strict", "--seed", "2"]
+    poem = run(capsys, *args)[1]
+    assert poem == run(capsys, *args, "--temperature", "0.6", "--best-of", "8")[1]
+    assert poem != run(capsys, *args, "--temperature", "0.8", "--best-of", "1")[1]
+
+
 @pytest.mark.parametrize("argv, needle", [
     (["--form", "五绝", "--keywords", "月,Q", "--strict"], "keyword 'Q' has characters the model has never seen"),
     (["--form", "五绝", "--keywords", "明月照大江山", "--strict"], "a line of 五言绝句 holds 5"),

@@ -23,7 +23,7 @@ import torch
 
 from minigpt import data
 from minigpt.constrain import PoemConstraint
-from minigpt.generate import corpus_of, encode_prompt, generate_text
+from minigpt.generate import corpus_of, encode_prompt, strict_poems
 from minigpt.tokenizer import CharTokenizer
 
 FORMAT = "minigpt-attention"
@@ -32,7 +32,6 @@ SCALE = 1000  # weights are stored as integers in thousandths
 # The prompts of the poems the model writes: --poems N takes the first N.
 PROMPTS = [("五言绝句", "月,江"), ("七言绝句", "春,风"), ("五言绝句", "山,雨"), ("七言绝句", "秋,雁"),
            ("五言绝句", "花"), ("七言绝句", "雪,梅")]
-TEMPERATURE = 0.8  # minigpt generate's default
 REAL_FORMS = ("五言绝句", "七言绝句")  # real poems: quatrains, so that the file stays small
 OUTPUT_TOLERANCE = 1e-4  # |weights @ v through c_proj - the layer's output|, float32
 
@@ -113,7 +112,7 @@ def written_poems(model, tokenizer: CharTokenizer, ckpt: dict, n: int, seed: int
         ids = encode_prompt(tokenizer, ckpt, None, form, keywords)
         constraint = PoemConstraint(tokenizer, form, keywords)
         constraint.check_room(max(1, model.config.block_size - len(ids)))
-        text = generate_text(model, tokenizer, ids, temperature=TEMPERATURE, seed=seed, constraint=constraint)[0]
+        [text] = strict_poems(model, tokenizer, ids, form, keywords, seed=seed, stop_at_eos=True)
         out.append({"kind": "model", "form": form, "keywords": keywords.split(","), "text": text,
                     "ids": ids + tokenizer.encode(text) + [tokenizer.eos_id],
                     "command": f"minigpt generate --form {form} --keywords {keywords} --seed {seed} --strict"})

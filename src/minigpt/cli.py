@@ -163,7 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--keywords", help="1 to 3 words, separated by commas, spaces or 、 (e.g. 月,江)")
     g.add_argument("--max-new-tokens", type=_positive_int, help="tokens to generate (default: 500 for text, "
                                                                 "up to the context's end for poems)")
-    g.add_argument("--temperature", type=_sampling("temperature"), default=0.8, help="0 is greedy (default 0.8)")
+    g.add_argument("--temperature", type=_sampling("temperature"),
+                   help="0 is greedy (default 0.8; 0.6 with --strict)")
     g.add_argument("--top-k", type=_positive_int, help="sample among the k most likely tokens")
     g.add_argument("--top-p", type=_sampling("top_p"), help="sample among the most likely tokens whose probability "
                                                 "reaches p, in (0, 1]")
@@ -174,9 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "the form's shape, rhymes in one 平声 group, follows a standard 平仄 pattern "
                         "(一三五不论) and contains every keyword; the model still picks among the allowed "
                         "characters")
-    g.add_argument("--best-of", type=_positive_int, default=1, metavar="N",
+    g.add_argument("--best-of", type=_positive_int, metavar="N",
                    help="draw N candidates for each sample and print the one the model itself finds most likely "
-                        "(lowest loss per token); default 1")
+                        "(lowest loss per token); default 1, 8 with --strict")
     g.add_argument("--no-cache", action="store_true", help="recompute the whole context each step (no KV cache)")
     g.add_argument("--device", choices=DEVICES, default="cpu", help="default cpu")
 
@@ -292,8 +293,8 @@ def cmd_train(args) -> int:
 def cmd_generate(args) -> int:
     from minigpt import poetry
     from minigpt.constrain import PoemConstraint
-    from minigpt.generate import (best_of, corpus_of, crop, describe_check, encode_prompt, generate_text,
-                                  load_model)
+    from minigpt.generate import (STRICT_BEST_OF, STRICT_TEMPERATURE, TEMPERATURE, best_of, corpus_of, crop,
+                                  describe_check, encode_prompt, generate_text, load_model)
     from minigpt.presets import PRESETS
 
     wants_poem = args.form is not None or args.keywords is not None
@@ -320,11 +321,14 @@ def cmd_generate(args) -> int:
     max_new = args.max_new_tokens or (None if is_poems else 500)
     if constraint is not None:
         constraint.check_room(max_new or max(1, block_size - len(ids)), opening=args.prompt or "")
-    options = dict(max_new_tokens=max_new, temperature=args.temperature, top_k=args.top_k, top_p=args.top_p,
+    strict = constraint is not None
+    temperature = args.temperature if args.temperature is not None else STRICT_TEMPERATURE if strict else TEMPERATURE
+    n_best = args.best_of if args.best_of is not None else STRICT_BEST_OF if strict else 1
+    options = dict(max_new_tokens=max_new, temperature=temperature, top_k=args.top_k, top_p=args.top_p,
                    seed=args.seed, use_cache=not args.no_cache, stop_at_eos=is_poems)  # poems end with <eos>
-    if args.best_of > 1:
+    if n_best > 1:
         rebuild = (lambda: PoemConstraint(tokenizer, form, args.keywords)) if constraint is not None else None
-        texts = [text for text, _ in best_of(model, tokenizer, ids, args.best_of, args.num_samples,
+        texts = [text for text, _ in best_of(model, tokenizer, ids, n_best, args.num_samples,
                                              make_constraint=rebuild, **options)]
     else:
         texts = generate_text(model, tokenizer, ids, num_samples=args.num_samples, constraint=constraint, **options)

@@ -19,6 +19,13 @@ from minigpt.device import resolve_device
 from minigpt.gpt_torch import GPT
 from minigpt.tokenizer import CharTokenizer
 
+TEMPERATURE = 0.8  # minigpt generate's temperature without --strict
+# --strict's defaults, chosen by measurement: over 24 poems of poems-cpu, one draw at 0.8 repeated 10.4% of its
+# characters and read as nonsense to a blind reader; a cooler draw, the most likely of 8 candidates and the
+# no-repeat rule read far better (benchmarks/blind.py; the sampling lesson's "In the model" section).
+STRICT_TEMPERATURE = 0.6
+STRICT_BEST_OF = 8
+
 
 def load_model(path, device: str = "cpu"):
     """(torch GPT in eval mode, tokenizer, checkpoint dict) from a checkpoint file or run folder."""
@@ -140,3 +147,18 @@ def describe_check(text: str, form: str, keywords=()) -> str:
         k = check.keywords
         parts.append(f"keywords {' '.join(words)}: " + ("ok" if k.ok else "missing " + " ".join(k.missing)))
     return "; ".join(parts)
+
+
+def strict_poems(model, tokenizer: CharTokenizer, ids: list[int], form: str, keywords, num_samples: int = 1,
+                 best_of_n: int = STRICT_BEST_OF, temperature: float = STRICT_TEMPERATURE, **options) -> list[str]:
+    """``num_samples`` poems of ``form`` with ``keywords`` as ``minigpt generate --strict`` writes them: each the
+    most likely to the model (lowest loss per token) of ``best_of_n`` drawn under a fresh PoemConstraint.
+    ``options`` go to ``generate_text`` (seed, top_k, top_p, max_new_tokens, use_cache, stop_at_eos)."""
+    from minigpt.constrain import PoemConstraint
+
+    make = lambda: PoemConstraint(tokenizer, form, keywords)  # noqa: E731
+    if best_of_n > 1:
+        return [text for text, _ in best_of(model, tokenizer, ids, best_of_n, num_samples, make_constraint=make,
+                                            temperature=temperature, **options)]
+    return generate_text(model, tokenizer, ids, num_samples=num_samples, constraint=make(), temperature=temperature,
+                         **options)

@@ -63,6 +63,8 @@ def fill(wb: Path) -> Path:
                   + "\n\n" + function(ROOT / "snippets/torch-twin/12_answer_move_weights.py", "my_move_weights",
                                        "move_weights").replace("):\n", "):\n    import torch\n\n", 1),
         "train.py": "import math\n\nfrom minigpt.config import TrainConfig\n\n\n" + section(SRC / "train.py", "lr_at"),
+        "sampling.py": "import numpy as np\n\n\n" + function(ROOT / "snippets/sampling/14_answer_top_p.py", "my_top_p",
+                                                               "top_p"),
     }
     for name, text in files.items():
         (wb / name).write_text(text, encoding="utf-8")
@@ -172,6 +174,7 @@ MISTAKES = [
      "step 0 gets lr 0"),
     ("kv-cache", "gpt.py", "k_buf[:, :, start:end], v_buf[:, :, start:end] = k.data, v.data",
      "k_buf[:, :, :end - start], v_buf[:, :, :end - start] = k.data, v.data", "earlier calls' tokens must still be"),
+    ("sampling", "sampling.py", "before < top_p", "np.cumsum(ranked, axis=-1) <= top_p", "expected"),
 ]
 
 

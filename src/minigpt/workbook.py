@@ -32,6 +32,7 @@ FILES = [
     ("gpt.py", "self-attention", "attention, causal_mask, split_heads, MultiHeadAttention, Block, GPT, move_weights, "
                                  "cached_keys_values (self-attention to kv-cache; GPTConfig may come from minigpt.config)"),
     ("train.py", "loop", "lr_at: the learning rate of each step"),
+    ("sampling.py", "sampling", "top_p: a batch of distributions cut to each row's nucleus"),
 ]
 WHAT_ZH = {
     "first_network.py": "grad_by_nudging：一次轻推一个权重，算出梯度",
@@ -45,6 +46,7 @@ WHAT_ZH = {
     "gpt.py": "attention、causal_mask、split_heads、MultiHeadAttention、Block、GPT、move_weights、cached_keys_values"
               "（self-attention 到 kv-cache；GPTConfig 可以从 minigpt.config 导入）",
     "train.py": "lr_at：每一步的学习率",
+    "sampling.py": "top_p：把每一行概率分布裁到它的核（nucleus）",
 }
 
 TEXT = {
@@ -375,6 +377,10 @@ def _kv_cache(wb):
     return [("cached_keys_values", "check_cached_keys_values", args)]
 
 
+def _sampling(wb):
+    return [("top_p", "check_top_p", lambda: (wb.get("sampling.py", "top_p"),))]
+
+
 # lesson slug -> (grader module of minigpt.checks, the checks: workbook -> [(name, grader, () -> its arguments)]);
 # a grader is the name of a function of that module, or a function
 LESSONS: dict[str, tuple[str, Callable]] = {
@@ -395,6 +401,7 @@ LESSONS: dict[str, tuple[str, Callable]] = {
     "gpt": ("gpt", _gpt),
     "torch-twin": ("torch_twin", _torch_twin),
     "loop": ("loop", _loop),
+    "sampling": ("sampling", _sampling),
     "kv-cache": ("kv_cache", _kv_cache),
 }
 # (lesson, check) -> the section of the lesson to reread when the check fails
@@ -420,6 +427,7 @@ REREAD = {
     ("gpt", "GPT trains"): "in-the-model",
     ("torch-twin", "move_weights"): "weights-across",
     ("loop", "lr_at"): "schedule",
+    ("sampling", "top_p"): "top-k-top-p",
     ("kv-cache", "cached_keys_values"): "structure",
 }
 # graders that build their own Tensors: in the workbook they build the reader's

@@ -20,7 +20,7 @@ from browser.build import built_site
 
 LABS = labs.labs("zh")
 # each part's lessons link to its lab: the folder of docs/<lang>/<part>/ names the lab
-PART_OF = {"tensor": "tensor", "lm": "lm", "attention": "attention"}
+PART_OF = {"tensor": "tensor", "lm": "lm", "attention": "attention", "train": "train"}
 
 
 def _nav_entries(items):

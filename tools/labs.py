@@ -55,11 +55,18 @@ def execute(path: Path, timeout: int = CELL_TIMEOUT):
 
 
 def texts(nb) -> list[list[str]]:
-    """Per code cell, its text outputs (stream text and text/plain results), trailing spaces cut."""
+    """Per code cell, its text outputs (stream text and text/plain results), trailing spaces cut.
+    Consecutive stream outputs of one stream are joined: the kernel splits printed text into chunks
+    by timing (a slow cell's two prints arrive as two outputs or as one)."""
     out = []
     for cell in (c for c in nb.cells if c.cell_type == "code"):
         found = []
+        last = None
         for o in cell.get("outputs", []):
+            if o.output_type == "stream" and last == o.name:
+                found[-1] += o.text
+                continue
+            last = o.name if o.output_type == "stream" else None
             if o.output_type == "stream":
                 found.append(f"{o.name}: {o.text}")
             elif o.output_type in ("execute_result", "display_data") and "image/png" not in o.data:

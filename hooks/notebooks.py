@@ -56,6 +56,9 @@ def on_page_content(content, page, config, files):
         return content
     if "jp-Notebook" not in content:
         raise ValueError(f"{page.file.src_uri}: mkdocs-jupyter did not render the notebook")
+    # search ranks a lab below the lessons: a lab's title names its part's topic ("attention"), and a reader who
+    # searches a word wants the lesson that teaches it first (Material reads the boost from page.meta)
+    page.meta.setdefault("search", {})["boost"] = 0.1
     name = os.path.basename(page.file.src_uri)
     lang = page.file.src_uri.split("/", 1)[0]
     link = (f'<p class="lab-download"><a href="{html.escape(name)}" download>'

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MAX_ZH_CHARS = 5500
 MAX_EN_WORDS = 2800
 MAX_SCRIPTS = 12
-OVER_BUDGET = {"bigram", "context", "block", "gpt", "torch-twin", "loop",  # LESSON.md's budget
+OVER_BUDGET = {"bigram", "context", "block", "gpt", "loop",  # LESSON.md's budget
                "kv-cache"}
 
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")

@@ -179,6 +179,16 @@ def test_dtype_is_checked_and_resolved():
     assert resolve_dtype("auto", cpu) in (torch.float32, torch.bfloat16)
 
 
+def test_auto_dtype_follows_the_measurement_not_the_flags(monkeypatch):
+    from minigpt import device
+
+    assert isinstance(device.cpu_bf16_is_faster(), bool)
+    cpu = torch.device("cpu")
+    for faster, expected in ((True, torch.bfloat16), (False, torch.float32)):
+        monkeypatch.setattr(device, "cpu_bf16_is_faster", lambda faster=faster: faster)
+        assert device.resolve_dtype("auto", cpu) == expected
+
+
 def test_bfloat16_mixed_precision_stays_close_to_float32():
     from minigpt.config import GPTConfig
     from minigpt.gpt_torch import GPT

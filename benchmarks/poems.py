@@ -65,6 +65,7 @@ def sample_prompts(corpus, samples: int) -> tuple[list[tuple[str, str, list[int]
     return [p for prompts in chosen.values() for p in prompts], skipped
 
 
+# --8<-- [start:validation_loss]
 def validation_loss(model, corpus) -> tuple[float, int]:
     """Mean cross-entropy over the whole validation split, in consecutive windows of block_size."""
     block_size = model.config.block_size
@@ -80,6 +81,7 @@ def validation_loss(model, corpus) -> tuple[float, int]:
                 logits.flatten(0, 1), y[i : i + 32].flatten(), reduction="sum").item()
             count += y[i : i + 32].numel()
     return total / count, count
+# --8<-- [end:validation_loss]
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ class AttentionMismatch(RuntimeError):
     """The recomputed weights do not reproduce the layer's output."""
 
 
+# --8<-- [start:weights]
 def _weights(attn, x: torch.Tensor) -> torch.Tensor:
     """softmax(q k^T / sqrt(hs) + causal mask) of one attention module on its input x (B, T, C)."""
     B, T, C = x.shape
@@ -50,6 +51,7 @@ def _weights(attn, x: torch.Tensor) -> torch.Tensor:
     att = (q @ k.transpose(-2, -1)) / math.sqrt(hs)  # (B, nh, T, hs) @ (B, nh, hs, T) -> (B, nh, T, T)
     future = torch.ones(T, T, dtype=torch.bool, device=x.device).triu(diagonal=1)  # (T, T)
     return att.masked_fill(future, float("-inf")).softmax(dim=-1)  # (B, nh, T, T)
+# --8<-- [end:weights]
 
 
 def _replay(attn, x: torch.Tensor, att: torch.Tensor) -> torch.Tensor:

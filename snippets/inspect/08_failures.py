@@ -1,0 +1,54 @@
+import csv
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import torch
+
+root = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(root / "snippets" / "sampling"), str(root / "benchmarks")]  # lesson 17's model, bench code
+from poems import sample_prompts  # noqa: E402
+from poet import tiny_poet  # noqa: E402
+
+from minigpt import poetry  # noqa: E402
+from minigpt.data import poem_corpus  # noqa: E402
+from minigpt.generate import decode_rows  # noqa: E402
+
+model, tok, _ = tiny_poet()
+prompts, _ = sample_prompts(poem_corpus(), 20)  # 5 validation poems of each form: their form and keywords
+
+
+def first_problem(text, form):
+    """The first thing a reader would see is wrong, in the order minigpt.poetry checks it."""
+    n_lines, n_chars = poetry.FORMS[form]
+    lines = poetry.split_lines(text)
+    if len(lines) != n_lines:
+        return "wrong number of lines"
+    if any(len(line) != n_chars + 1 for line in lines):
+        return "a line of the wrong length"
+    if not poetry.check_form(text, form).ok:
+        return "a mark inside a line (、)"
+    return "ok" if poetry.check_rhyme(text, form).ok else "no rhyme"
+
+
+found = Counter()
+for i, (form, keywords, ids) in enumerate(prompts):  # sample i: seed i, temperature 0.8, no rules
+    out = model.generate(torch.tensor([ids]), 96 - len(ids), temperature=0.8, stop=tok.eos_id,
+                         rng=np.random.default_rng(i))
+    text = decode_rows(tok, out[:, len(ids):].tolist())[0]
+    problem = first_problem(text, form)
+    if problem not in found:
+        print(f"{problem} ({form}): {text}")
+    found[problem] += 1
+print("tiny model, 20 free poems: " + ", ".join(f"{k} {n}" for k, n in found.most_common()))
+
+reading = root / "benchmarks" / "readings" / "2026-12-04-after"  # poems-cpu, --strict, scored blind
+items = json.loads((reading / "key.json").read_text(encoding="utf-8"))["items"]
+with open(reading / "scores.csv", encoding="utf-8") as f:
+    scores = list(csv.DictReader(f))
+written = [(int(s["sense"]), int(s["craft"]), item) for s, item in zip(scores, items) if item["source"] == "model"]
+for sense, craft, item in sorted(written, key=lambda w: w[:2])[:2]:
+    ok = poetry.check_poem(item["text"], item["form"], item["keywords"]).form.ok
+    print(f"poems-cpu --strict, sense {sense}/5, craft {craft}/5, form ok {ok}: {item['text']}")

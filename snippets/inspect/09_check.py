@@ -1,0 +1,37 @@
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+from poems_cpu import head_shares, load_maps
+
+sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "sampling"),
+                str(Path(__file__).resolve().parents[2] / "benchmarks")]  # lesson 17's model, bench code
+from poems import validation_loss  # noqa: E402
+from poet import tiny_poet  # noqa: E402
+
+from minigpt.attention_maps import attention_weights  # noqa: E402
+from minigpt.data import poem_corpus  # noqa: E402
+from minigpt.gpt_torch import GPT  # noqa: E402
+from minigpt.presets import get_preset  # noqa: E402
+
+corpus = poem_corpus()
+tok = corpus.tokenizer
+model, poems = load_maps()
+poem = next(p for p in poems if p.get("title") == "送李给事")
+ids = [tok.itos.index(t) if t.startswith("<") else tok.stoi[t] for t in poem["tokens"]]
+untrained = GPT(get_preset("poems-cpu").gpt_config(tok.vocab_size), seed=0).eval()  # same shape, not trained
+att = attention_weights(untrained, ids[:-1])  # (L, H, T, T), as minigpt attention exports them
+trained, control = head_shares(poem["tokens"], poem["att"]), head_shares(poem["tokens"], att)
+print(f"《{poem['title']}》, poems-cpu against an untrained model of its shape (seed 0):")
+for (l, h), k, what in (((2, 2), 2, "where the line starts"), ((3, 2), 3, "the form"),
+                        ((3, 3), 1, "two characters before"), ((2, 1), 0, "the character just before")):
+    print(f"  layer {l + 1} head {h + 1}, weight on {what:<26}{np.mean(trained[l, h][k]):.2f} against "
+          f"{np.mean(control[l, h][k]):.2f}")
+tiny, _, _ = tiny_poet()
+first = type(corpus)(**{**vars(corpus), "val": corpus.val[:20_000]})  # the validation split's first 20,000 tokens
+shuffled = type(corpus)(**{**vars(corpus), "val": np.random.default_rng(0).permutation(first.val)})
+print("perplexity on the validation split's first 20,000 tokens:")
+for name, m, c in (("tiny poem model", tiny, first), ("the same, tokens shuffled", tiny, shuffled),
+                   ("untrained, same shape", GPT(tiny.config, seed=0).eval(), first)):
+    print(f"  {name:<26}{math.exp(validation_loss(m, c)[0]):>8,.1f}")

@@ -1,0 +1,35 @@
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from poems_cpu import bench_record, head_shares, load_maps, train_log
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sampling"))  # lesson 17's poem model
+from poet import tiny_poet  # noqa: E402
+
+from minigpt.attention_maps import export  # noqa: E402
+from minigpt.data import poem_corpus  # noqa: E402
+
+model, tok, _ = tiny_poet()
+val = torch.from_numpy(poem_corpus().val[: 200 * 96 + 1])
+x, y = val[:-1].view(200, 96), val[1:].view(200, 96)  # 200 windows of 96 tokens
+with torch.no_grad():
+    losses = np.array([F.cross_entropy(model(x[i : i + 1])[0][0], y[i]).item() for i in range(200)])
+loss = losses.mean()
+print(f"exp(mean loss) {math.exp(loss):.1f}; mean of the windows' perplexities {np.exp(losses).mean():.1f}")
+print(f"{loss:.3f} nats = {loss / math.log(2):.3f} bits: 2^bits {2 ** (loss / math.log(2)):.1f}, "
+      f"e^bits {math.exp(loss / math.log(2)):,.1f}")
+steps, during = train_log()[-1]
+print(f"poems-cpu after {steps} steps: validation loss {during:.4f} on 20 batches during training, "
+      f"{bench_record()['val_loss']} on the whole split")
+_, poems = load_maps()
+tokens, att = poems[3]["tokens"], poems[3]["att"]
+diagonal = np.mean(head_shares(tokens, att)[2, 1][0])  # row t's weight on position t
+print(f"row t read as writing tokens[t]: layer 3 head 2 looks at the character it writes: {diagonal:.2f}")
+try:
+    export(model, tok, {"train_config": {"corpus": "shakespeare"}}, None)
+except ValueError as e:
+    print(f"ValueError: {e}")

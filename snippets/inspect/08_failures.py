@@ -47,8 +47,9 @@ print("tiny model, 20 free poems: " + ", ".join(f"{k} {n}" for k, n in found.mos
 reading = root / "benchmarks" / "readings" / "2026-12-04-after"  # poems-cpu, --strict, scored blind
 items = json.loads((reading / "key.json").read_text(encoding="utf-8"))["items"]
 with open(reading / "scores.csv", encoding="utf-8") as f:
-    scores = list(csv.DictReader(f))
-written = [(int(s["sense"]), int(s["craft"]), item) for s, item in zip(scores, items) if item["source"] == "model"]
+    scores = {int(row["number"]): row for row in csv.DictReader(f)}  # poem number (1-based) -> its scores
+written = [(int(scores[n]["sense"]), int(scores[n]["craft"]), item) for n, item in enumerate(items, 1)
+           if item["source"] == "model"]
 for sense, craft, item in sorted(written, key=lambda w: w[:2])[:2]:
     ok = poetry.check_poem(item["text"], item["form"], item["keywords"]).form.ok
     print(f"poems-cpu --strict, sense {sense}/5, craft {craft}/5, form ok {ok}: {item['text']}")

@@ -14,9 +14,10 @@ from minigpt.data import poem_corpus  # noqa: E402
 corpus = poem_corpus()
 model, tok, _ = tiny_poet()
 bs = model.config.block_size
-n = (len(corpus.val) - 1) // bs
-x = torch.from_numpy(corpus.val[: n * bs]).view(n, bs)  # (N, T)
-y = torch.from_numpy(corpus.val[1 : n * bs + 1]).view(n, bs)  # (N, T) the next token
+val = corpus.val[:20_000]  # the validation split's first 20,000 tokens, as in the check below
+n = (len(val) - 1) // bs
+x = torch.from_numpy(val[: n * bs]).view(n, bs)  # (N, T)
+y = torch.from_numpy(val[1 : n * bs + 1]).view(n, bs)  # (N, T) the next token
 with torch.no_grad():
     nll = torch.cat([F.cross_entropy(model(x[i : i + 64])[0].flatten(0, 1), y[i : i + 64].flatten(),
                                      reduction="none") for i in range(0, n, 64)]).numpy()  # (N*T,)

@@ -17,7 +17,8 @@ model, tok, _ = tiny_poet()
 val = torch.from_numpy(poem_corpus().val[: 200 * 96 + 1])
 x, y = val[:-1].view(200, 96), val[1:].view(200, 96)  # 200 windows of 96 tokens
 with torch.no_grad():
-    losses = np.array([F.cross_entropy(model(x[i : i + 1])[0][0], y[i]).item() for i in range(200)])
+    nll = F.cross_entropy(model(x)[0].flatten(0, 1), y.flatten(), reduction="none")  # (200 * 96,)
+losses = nll.view(200, 96).mean(dim=1).double().numpy()  # (200,) each window's mean loss
 loss = losses.mean()
 print(f"exp(mean loss) {math.exp(loss):.1f}; mean of the windows' perplexities {np.exp(losses).mean():.1f}")
 print(f"{loss:.3f} nats = {loss / math.log(2):.3f} bits: 2^bits {2 ** (loss / math.log(2)):.1f}, "

@@ -111,14 +111,15 @@ minigpt check --all --workbook {dir}
 }
 
 
-# the graders write English; in Chinese the words every report shares are translated (the numbers and code stay)
+# the graders write English; in Chinese the words every report shares are translated (the numbers and code stay),
+# then each grader's own sentences (minigpt.checks.zh)
 ZH_REPORT = [
     (re.compile(r"  parameter names: expected the lesson's (\d+) names"), r"  参数名：应该是课上的 \1 个名字"),
     ("\n  missing  ", "\n  缺少     "),
     ("\n  extra    ", "\n  多出     "),
     ("use the lesson's names, so that the library's weights load into your model",
      "用课上的名字，库里的权重才能装进你的模型"),
-    ("after loss.backward(), these parameters have no gradient (None or all zeros):",
+    ("after loss.backward(), these parameters have no gradient (None or all zeros): ",
      "loss.backward() 之后，这些参数没有梯度（None 或全是 0）："),
     ("build every step from Tensor ops, so that backward reaches them", "每一步都用 Tensor 的运算搭出来，反向传播才能走到它们"),
     (": not yet", "：还没通过"),
@@ -138,9 +139,12 @@ ZH_REPORT = [
 
 
 def translate(report: str, lang: str) -> str:
-    """A grader's report in ``lang``: as written for English, its shared words translated for Chinese."""
+    """A grader's report in ``lang``: as written for English; for Chinese, its shared words translated, then the
+    grader's own sentences (``minigpt.checks.zh``)."""
     if lang != "zh":
         return report
+    from minigpt.checks import zh as hints
+
     for en, zh, *close in ZH_REPORT:
         if isinstance(en, str):
             report = report.replace(en, zh)
@@ -155,7 +159,7 @@ def translate(report: str, lang: str) -> str:
                 new = new[: -len(close[0])] + close[1]
             lines.append(new)
         report = "\n".join(lines)
-    return report
+    return hints.translate(report)
 
 
 def language(lang: str | None = None) -> str:

@@ -17,6 +17,8 @@ NUMBER = r"(-?\d[\d.]*(?:e[+-]?\d+)?)"  # a number a grader printed, e.g. 4 or 1
 
 # the one place the reader's function name is not known
 NAMES = [
+    (re.compile(r"^cross_entropy \(its gradient\)(?=：)", re.M), "cross_entropy 的梯度"),
+    (re.compile(r"^(\w+) trains(?=：)", re.M), "{0} 训练"),
     ("your function", "你的函数"),
     ("your optimiser", "你的优化器"),
 ]
@@ -458,6 +460,7 @@ GENERIC = [
     (re.compile(r"(?<!\w)positions (\d+)\.\.(\d+)"), "位置 {0}..{1}"),
     (re.compile(r": expected (.+?)(?:, got |，得到 )"), "：期望 {0}，得到 "),
     (re.compile(r"(期望 .*?), got "), "{0}，得到 "),
+    (re.compile(r"(期望|得到) (?=[\u4e00-\u9fff])"), "{0}"),  # "期望 位置 0" -> "期望位置 0"; aligned columns stay
 ]
 
 TABLE = (NAMES + PASSED + EXPECTED + FIRST_NETWORK + STORAGE_BROADCAST + AUTOGRAD_GRADCHECK + SOFTMAX_OPTIM

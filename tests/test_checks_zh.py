@@ -59,7 +59,7 @@ def reports(tmp_path_factory) -> list[str]:
     tests = sorted(str(p) for p in (ROOT / "tests").glob("test_checks_*.py") if p.name != Path(__file__).name)
     env = dict(os.environ, HINT_RECORD=str(out),
                PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]))
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "hint_recorder", "-p", "no:cacheprovider",
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "hint_recorder",
                           str(ROOT / "tests" / "test_workbook.py"), *tests], cwd=ROOT, env=env,
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]

@@ -1,4 +1,5 @@
 import argparse
+import csv
 
 import numpy as np
 import torch
@@ -9,6 +10,7 @@ from minigpt.train import TorchEngine
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--report", action="store_true", help="print each part's time and torch's own table")
+parser.add_argument("--save", help="with --report: write each part's share to this CSV file")
 args = parser.parse_args()
 torch.set_num_threads(1)
 config = get_preset("poems-cpu", dtype="float32", device="cpu", seed=0)
@@ -58,3 +60,7 @@ if args.report:
     for name, s in share.items():
         print(f"{name:32s} {100 * s:5.1f}% of {total / 1000 / STEPS:.0f} ms per step")
     print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=10, max_name_column_width=40))
+    if args.save:
+        with open(args.save, "w", newline="") as f:
+            csv.writer(f).writerows([("part", "percent_of_time", "gflop")] +
+                                    [(n, f"{100 * share[n]:.1f}", f"{parts[n][2] / 1e9:.2f}") for n in share])

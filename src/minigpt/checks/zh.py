@@ -453,6 +453,23 @@ TRAINING_SAMPLING = [
     (re.compile(r"the value of position (\d+)"), "位置 {0} 的值"),
 ]
 
+# lesson 21 (inspect; its grader is minigpt.checks.inspection)
+INSPECT = [
+    ("通过 (exp of the mean loss over every token, {} for V = 6 uniform)",
+     "通过（所有词元平均损失的 exp；V = 6 的均匀分布上是 {0}）"),
+    ("(logits, targets) -> exp(mean cross-entropy over every token), one number",
+     "(logits, targets) -> exp(所有词元上的平均交叉熵)，一个数"),
+    ("the mean of each window's perplexity: average the losses first, then take exp once",
+     "这是各个窗口困惑度的平均：要先把损失平均，再只取一次 exp"),
+    ("2 ** loss: the loss is in nats (natural log), so its perplexity is e ** loss",
+     "这是 2 ** loss：损失的单位是奈特（自然对数），所以困惑度是 e ** loss"),
+    ("the mean loss itself: perplexity is exp of it", "这是平均损失本身：困惑度是它的 exp"),
+    ("the logits were used as log-probabilities: take log_softmax first", "把 logits 直接当成了对数概率：要先做 log_softmax"),
+    ("one window, uniform logits over V = 6 (perplexity V)", "一个窗口，V = 6 上的均匀 logits（困惑度就是 V）"),
+    ("three windows of 4 tokens, V = 6", "3 个窗口，每个 4 个词元，V = 6"),
+    ("one number, {}", "一个数：{0}"),
+]
+
 # what many graders say, inline: last, after every sentence that contains it
 GENERIC = [
     ("shape: expected {} = {}, got {}", "形状：应该是 {0} = {1}，得到的是 {2}"),
@@ -464,7 +481,7 @@ GENERIC = [
 ]
 
 TABLE = (NAMES + PASSED + EXPECTED + FIRST_NETWORK + STORAGE_BROADCAST + AUTOGRAD_GRADCHECK + SOFTMAX_OPTIM
-         + LANGUAGE_MODELS + ATTENTION_GPT + TRAINING_SAMPLING + GENERIC)
+         + LANGUAGE_MODELS + ATTENTION_GPT + TRAINING_SAMPLING + INSPECT + GENERIC)
 
 
 def _compile(en):

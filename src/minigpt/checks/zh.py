@@ -453,6 +453,21 @@ TRAINING_SAMPLING = [
     (re.compile(r"the value of position (\d+)"), "位置 {0} 的值"),
 ]
 
+# lesson 19 (fast)
+FAST = [
+    ("通过 (B={}, nh={}, T={}, hs={}, float64: same as scaled_dot_product_attention within 1e-10)",
+     "通过（B={0}，nh={1}，T={2}，hs={3}，float64：和 scaled_dot_product_attention 相差在 1e-10 以内）"),
+    ("(q, k, v) -> causal attention, a (B, nh, T, hs) tensor", "(q, k, v) -> 因果注意力，一个 (B, nh, T, hs) 的张量"),
+    ("a torch.Tensor of shape {}, got {}", "形状为 {0} 的 torch.Tensor，得到的是 {1}"),
+    (re.compile(r"^  position (\d+) \(batch 0, head 0\): expected ([^\n]*)\n\s*got      ", re.M),
+     "  位置 {0}（序列 0，头 0）：\n    期望     {1}\n    得到     "),
+    (re.compile(r"^(\s*)that is exactly ", re.M), "{0}和一个常见错误完全吻合："),
+    ("no causal mask: every position also looks at later ones", "没有因果掩码：每个位置也看到了后面的位置"),
+    ("no scale: the scores are not divided by sqrt(hs)", "没有缩放：分数没有除以 sqrt(hs)"),
+    ("softmax over dim -2: each column sums to 1 instead of each row",
+     "沿 dim -2 做了 softmax：成了每一列加起来是 1，而不是每一行"),
+]
+
 # lesson 21 (inspect; its grader is minigpt.checks.inspection)
 INSPECT = [
     ("通过 (exp of the mean loss over every token, {} for V = 6 uniform)",
@@ -473,6 +488,7 @@ INSPECT = [
 # what many graders say, inline: last, after every sentence that contains it
 GENERIC = [
     ("shape: expected {} = {}, got {}", "形状：应该是 {0} = {1}，得到的是 {2}"),
+    (re.compile(r"期望(\s+)shape "), "期望{0}形状 "),
     (": expected shape {}, got {}", "：形状应该是 {0}，得到的是 {1}"),
     (re.compile(r"(?<!\w)positions (\d+)\.\.(\d+)"), "位置 {0}..{1}"),
     (re.compile(r": expected (.+?)(?:, got |，得到 )"), "：期望 {0}，得到 "),
@@ -481,7 +497,7 @@ GENERIC = [
 ]
 
 TABLE = (NAMES + PASSED + EXPECTED + FIRST_NETWORK + STORAGE_BROADCAST + AUTOGRAD_GRADCHECK + SOFTMAX_OPTIM
-         + LANGUAGE_MODELS + ATTENTION_GPT + TRAINING_SAMPLING + INSPECT + GENERIC)
+         + LANGUAGE_MODELS + ATTENTION_GPT + TRAINING_SAMPLING + FAST + INSPECT + GENERIC)
 
 
 def _compile(en):

@@ -43,6 +43,9 @@ def resolve_dtype(dtype: str, device: torch.device) -> torch.dtype:
     return torch.float32
 
 
+BF16_MIN_SPEEDUP = 1.25  # "auto" trains a CPU in bfloat16 only if it measures at least this much faster
+
+
 @functools.cache
 def cpu_bf16_is_faster() -> bool:
     """Whether a matmul of a training step's shape, forward and backward, runs at least 1.25 times
@@ -67,4 +70,4 @@ def cpu_bf16_is_faster() -> bool:
     for _ in range(4):  # the first round warms up; alternate, so a busy moment hits both
         for bf16 in (False, True):
             best[bf16] = min(best[bf16], step(bf16))
-    return best[True] * 1.25 < best[False]
+    return best[True] * BF16_MIN_SPEEDUP < best[False]

@@ -39,6 +39,9 @@ SECTIONS = {
                                              "(validation loss, wall time)"),
     "generate": Section("generation", True, "tokens/s with and without the KV cache on the poems model's "
                                             "shape, and whether greedy decoding gives the same tokens both ways"),
+    "learning": Section("learning", True, "validation loss of a fixed small run (tiny shape, poems, 300 steps) "
+                                          "against its record, with a control that must miss; --full adds "
+                                          "the same run under bfloat16 autocast"),
     "poems": Section("poems", False, "a trained poems-cpu checkpoint's validation loss, and its poems at "
                                      "temperature 0.8, free and with --strict, next to real poems: form, rhyme, "
                                      "tone share, keywords, fluency and speed"),
@@ -80,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("sections", nargs="*", metavar="SECTION",
                    help=f"any of: {', '.join(SECTIONS)} (default: {' '.join(DEFAULT_SECTIONS)})")
-    p.add_argument("--full", action="store_true", help="shakespeare: also train the full preset run")
+    p.add_argument("--full", action="store_true", help="shakespeare: also train the full preset run; learning: also under bfloat16")
     p.add_argument("--poems-checkpoint", default="runs/poems-cpu", help="poems: checkpoint or run folder")
     p.add_argument("--samples", type=_positive_int, default=200, help="poems: samples for the form check")
     p.add_argument("--threads", type=_positive_int, help="torch CPU threads (default: torch's choice)")

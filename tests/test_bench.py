@@ -41,7 +41,7 @@ def test_generation_is_timed_with_and_without_the_cache():
 
 def test_minigpt_bench_hands_its_arguments_to_the_benchmarks():
     done = subprocess.run([sys.executable, "-m", "minigpt", "bench", "--help"], cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0 and "engine, shakespeare, generate, poems" in done.stdout
+    assert done.returncode == 0 and "engine, shakespeare, generate, learning, poems" in done.stdout
     done = subprocess.run([sys.executable, "-m", "minigpt", "bench", "nope"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2 and "unknown section(s) nope" in done.stderr
 
@@ -50,7 +50,7 @@ def test_minigpt_bench_hands_its_arguments_to_the_benchmarks():
     (["--threads", "-1"], "argument --threads: expected a positive integer, got '-1'"),
     (["--threads", "two"], "argument --threads: expected a positive integer, got 'two'"),
     (["--samples", "0"], "argument --samples: expected a positive integer, got '0'"),
-    (["engine", "nope"], "unknown section(s) nope; choose from engine, shakespeare, generate, poems"),
+    (["engine", "nope"], "unknown section(s) nope; choose from engine, shakespeare, generate, learning, poems"),
 ])
 def test_bad_arguments_are_one_line_errors_before_anything_runs(capsys, argv, says):
     import run
@@ -70,7 +70,7 @@ def test_every_section_is_a_module_with_a_report_and_a_new_one_is_one_file_and_o
 
     for name, section in run.SECTIONS.items():
         assert callable(importlib.import_module(section.module).report), name
-    assert run.DEFAULT_SECTIONS == ("engine", "shakespeare", "generate")  # poems needs a trained checkpoint
+    assert run.DEFAULT_SECTIONS == ("engine", "shakespeare", "generate", "learning")  # poems needs a trained checkpoint
     (tmp_path / "tiny_bench.py").write_text(
         "def report(say, options):\n    say(f'[tiny] samples {options.samples}: ' + say.mark(True))\n")
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -11,6 +11,6 @@ x, y = torch.from_numpy(rng.integers(0, 6831, size=(2, 256))), torch.from_numpy(
 explanation = torch._dynamo.explain(model)(x, y)  # what torch.compile would capture, without compiling
 print(f"graphs: {explanation.graph_count}, graph breaks: {explanation.graph_break_count}")
 for reason in explanation.break_reasons:
-    frame = reason.user_stack[-1]
-    print(f"break at {frame.filename.split('src/')[-1]}:{frame.lineno} ({frame.name}): {reason.reason.splitlines()[0]}")
+    path, line, function, _ = reason.user_stack[-1]  # the innermost frame: where tracing stopped
+    print(f"break at {path.split('src/')[-1]}:{line} ({function}): {reason.reason.splitlines()[0]}")
 print(f"nodes per graph: {', '.join(str(len(g.graph.nodes)) for g in explanation.graphs)}")

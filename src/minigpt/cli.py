@@ -265,6 +265,10 @@ def cmd_data(args) -> int:
     return 0
 
 
+def _quiet(*args, **kwargs) -> None:
+    """print's stand-in on the ranks that keep quiet."""
+
+
 def cmd_train(args) -> int:
     from dataclasses import fields, replace
 
@@ -279,14 +283,17 @@ def cmd_train(args) -> int:
         config = get_preset(args.preset or "shakespeare-cpu")
     config = replace(config, **{f.name: getattr(args, f.name) for f in fields(TrainConfig)
                                 if getattr(args, f.name) is not None})
-    print(f"training {config.corpus}: {config.n_layer} layers x {config.n_embd} wide, context {config.block_size}, "
-          f"batch {config.batch_size}, {config.max_steps} steps, engine {config.engine} -> {config.out_dir}")
+    say = print if os.environ.get("RANK", "0") == "0" else _quiet  # under torchrun, rank 0 alone prints
+    procs = int(os.environ.get("WORLD_SIZE", "1"))
+    per_rank = f" per process x {procs} processes" if procs > 1 else ""
+    say(f"training {config.corpus}: {config.n_layer} layers x {config.n_embd} wide, context {config.block_size}, "
+        f"batch {config.batch_size}{per_rank}, {config.max_steps} steps, engine {config.engine} -> {config.out_dir}")
     result = train(config, resume=args.resume, progress=False if args.no_progress else None, log=print)
     if not result.losses:
-        print(f"nothing to do: the checkpoint is at step {result.step} and --max-steps is {config.max_steps}")
+        say(f"nothing to do: the checkpoint is at step {result.step} and --max-steps is {config.max_steps}")
         return 0
-    print(f"done: step {result.step}, val loss {result.val_loss:.4f}, {result.tokens_per_s:,.0f} tokens/s, "
-          f"{result.elapsed:.1f} s; checkpoint {result.checkpoint}")
+    say(f"done: step {result.step}, val loss {result.val_loss:.4f}, {result.tokens_per_s:,.0f} tokens/s, "
+        f"{result.elapsed:.1f} s; checkpoint {result.checkpoint}")
     return 0
 
 

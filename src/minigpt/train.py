@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -184,7 +185,13 @@ class NumpyEngine:
             self.model.drop.rng.bit_generator.state = rng["numpy"]  # shared by every Dropout
 
 
-def make_engine(config: TrainConfig, model_config: GPTConfig):
+def make_engine(config: TrainConfig, model_config: GPTConfig, group=None):
+    if group is not None:  # several processes under torchrun (minigpt.distributed)
+        if config.engine != "torch":
+            raise ValueError("training under torchrun needs --engine torch (the numpy engine is one process)")
+        from minigpt.distributed import DataParallel
+
+        return DataParallel(TorchEngine(config, model_config), group, config.seed)
     return (TorchEngine if config.engine == "torch" else NumpyEngine)(config, model_config)
 
 
@@ -211,12 +218,13 @@ class Run:
     config: TrainConfig
     corpus: object  # a minigpt.data.Corpus
     model_config: GPTConfig
-    engine: TorchEngine | NumpyEngine
+    engine: TorchEngine | NumpyEngine  # or a minigpt.distributed.DataParallel around a TorchEngine
     batch_rng: np.random.Generator  # draws the training batches
     eval_batches: dict[str, list]  # split -> fixed (x, y) batches, the same at every evaluation
     step: int = 0  # optimizer steps done
     elapsed_before: float = 0.0  # wall seconds of the calls before a resume
     history: list[dict] = field(default_factory=list)  # the rows of log.csv
+    group: object = None  # a minigpt.distributed.Group when several processes train together, else None
 
     @property
     def out_dir(self) -> Path:
@@ -236,8 +244,10 @@ def open_checkpoint(config: TrainConfig) -> dict:
     return ckpt
 
 
-def start_run(config: TrainConfig, corpus=None, ckpt: dict | None = None) -> Run:
-    """Build the model, optimizer and batch generator; with ``ckpt``, restore them to where it stopped."""
+def start_run(config: TrainConfig, corpus=None, ckpt: dict | None = None, group=None) -> Run:
+    """Build the model, optimizer and batch generator; with ``ckpt``, restore them to where it stopped.
+
+    group: a ``minigpt.distributed.Group`` under torchrun (this rank's batches and generators), else None."""
     if corpus is None:
         corpus = load_corpus(config.corpus)
     model_config = config.gpt_config(corpus.tokenizer.vocab_size)
@@ -245,15 +255,20 @@ def start_run(config: TrainConfig, corpus=None, ckpt: dict | None = None) -> Run
         check_compatible(ckpt, model_config.to_dict())
         if ckpt["tokenizer"] != corpus.tokenizer.to_dict():
             raise CheckpointError(f"checkpoint {ckpt['path']} was trained on another vocabulary than this corpus")
-    engine = make_engine(config, model_config)
-    batch_rng = np.random.default_rng(config.seed)
+    if ckpt is not None and (ckpt.get("world_size", 1) != 1 or group is not None):
+        from minigpt import distributed
+
+        ckpt = group.own_generators(ckpt) if group is not None else distributed.check_single(ckpt)
+    engine = make_engine(config, model_config, group)
+    rank = group.rank if group is not None else 0
+    batch_rng = np.random.default_rng(config.seed + rank)  # under torchrun each rank draws its own batches
     # --8<-- [start:eval_batches]
     eval_rng = np.random.default_rng(EVAL_SEED)
     B, T = config.batch_size, config.block_size
     eval_batches = {split: [corpus.get_batch(split, B, T, eval_rng) for _ in range(config.eval_iters)]
                     for split in ("train", "val")}
     # --8<-- [end:eval_batches]
-    run = Run(config, corpus, model_config, engine, batch_rng, eval_batches)
+    run = Run(config, corpus, model_config, engine, batch_rng, eval_batches, group=group)
     # --8<-- [start:restore]
     if ckpt is not None:
         engine.load(ckpt)
@@ -276,13 +291,18 @@ def evaluate_and_save(run: Run, lr: float, tokens_per_s: float, since: float) ->
            "tokens_per_s": tokens_per_s}
     row["elapsed"] = run.elapsed_before + time.perf_counter() - since
     run.history.append(row)
-    write_log(run.out_dir / LOG_NAME, run.history)
-    save_checkpoint(run.checkpoint_path, {
+    ckpt = {
         "engine": engine.name, "model_config": run.model_config.to_dict(), "train_config": run.config.to_dict(),
         "tokenizer": run.corpus.tokenizer.to_dict(), "step": run.step, "elapsed": row["elapsed"],
         "batch_rng": run.batch_rng.bit_generator.state, **engine.state(),
         "val_loss": row["val_loss"],
-    })
+    }
+    if run.group is not None:  # several processes: keep every rank's generators; rank 0 alone writes
+        ckpt = run.group.gather_generators(ckpt)
+        if run.group.rank != 0:
+            return row
+    write_log(run.out_dir / LOG_NAME, run.history)
+    save_checkpoint(run.checkpoint_path, ckpt)
     return row
 # --8<-- [end:evaluate_and_save]
 
@@ -326,13 +346,29 @@ def train(
     resume: continue from ``out_dir/ckpt.pt`` (same losses as a run that was never stopped).
     progress: tqdm bar on stderr; None shows it only when stderr is a terminal.
     log: called with one line per evaluation (e.g. ``print``); None stays quiet.
+
+    Under torchrun with several processes (``minigpt.distributed``) the ranks train one model together:
+    rank 0 alone logs and writes the files; the others return the same losses.
     """
     if not isinstance(config, TrainConfig):
         raise TypeError(f"config must be a TrainConfig, got {type(config).__name__}")
+    if os.environ.get("WORLD_SIZE", "1") == "1":  # one process: the plain loop
+        return _train(config, corpus, resume, progress, log, plot)
+    from minigpt.distributed import process_group
+
+    with process_group(config.device) as group:
+        if group is not None and group.rank != 0:  # rank 0 alone prints and draws the bar
+            log, progress, plot = None, False, False
+        return _train(config, corpus, resume, progress, log, plot, group)
+
+
+def _train(config: TrainConfig, corpus, resume: bool, progress: bool | None,
+           log: Callable[[str], None] | None, plot: bool, group=None) -> TrainResult:
+    """``train`` for one process, or for one rank of a ``group``."""
     if config.threads is not None:
         torch.set_num_threads(config.threads)
     ckpt = open_checkpoint(config) if resume else None
-    run = start_run(config, corpus, ckpt)
+    run = start_run(config, corpus, ckpt, group)
     run.out_dir.mkdir(parents=True, exist_ok=True)
     bar = progress_bar(config, run.step) if (sys.stderr.isatty() if progress is None else progress) else None
     B, T = config.batch_size, config.block_size
@@ -422,3 +458,19 @@ def plot_losses(rows: list[dict], path: Path) -> Path:
     fig.tight_layout()
     fig.savefig(path)
     return path
+
+
+def one_process_twin(config: TrainConfig, corpus, world_size: int) -> dict[int, float]:
+    """The training losses (by step, 1-based) of ONE process whose batch at each step is the batches of
+    ``world_size`` ranks concatenated (``world_size * batch_size`` sequences, rank r's generator seeded
+    ``seed + r`` as under torchrun). A data-parallel run of ``world_size`` processes should reproduce them."""
+    engine = TorchEngine(config, config.gpt_config(corpus.tokenizer.vocab_size))
+    rngs = [np.random.default_rng(config.seed + r) for r in range(world_size)]  # rank r's generator
+    B, T = config.batch_size, config.block_size
+    losses = {}
+    for step in range(config.max_steps):
+        parts = [corpus.get_batch("train", B, T, rng) for rng in rngs]  # world_size x (B, T)
+        x = np.concatenate([x for x, _ in parts])  # (world_size * B, T)
+        y = np.concatenate([y for _, y in parts])
+        losses[step + 1] = engine.train_step(x, y, lr_at(step, config))
+    return losses

@@ -4,3 +4,12 @@ OpenBLAS's spinning worker threads make them many times slower. Must run before 
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
+def pytest_configure(config):
+    """Record every report the lessons' graders write in this run (tests/hint_recorder.py), so that
+    tests/test_zh_check_reports.py, which runs after the grader and workbook tests, reads them instead of
+    running those tests a second time."""
+    import hint_recorder
+
+    hint_recorder.pytest_configure(config)

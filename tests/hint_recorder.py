@@ -1,5 +1,6 @@
-"""A pytest plugin (``-p hint_recorder``, with tests/ on the path) that records every report the lessons'
-graders write while the grader tests run, for tests/test_checks_zh.py: each ``check_*`` of every
+"""A pytest plugin (``-p hint_recorder``, with tests/ on the path; tests/conftest.py turns it on for every run)
+that records every report the lessons' graders write while the grader tests run, for
+tests/test_zh_check_reports.py: each ``check_*`` of every
 ``minigpt.checks`` module is wrapped before the test modules import it, and each workbook check is also run
 in Chinese. The reports go to the JSON file named by HINT_RECORD when the session ends."""
 
@@ -12,6 +13,7 @@ import os
 import pkgutil
 
 REPORTS: list[str] = []
+_configured = False
 
 
 def _recording(fn):
@@ -26,6 +28,10 @@ def _recording(fn):
 
 
 def pytest_configure(config):
+    global _configured
+    if _configured:  # both tests/conftest.py and ``-p hint_recorder`` may call it
+        return
+    _configured = True
     import minigpt.checks as checks
     from minigpt import workbook
 

@@ -47,11 +47,13 @@ class Group:
     local_rank: int  # this process on its own machine: the GPU it uses
     device: str = "cpu"  # where the all-reduced numbers live: "cuda" for NCCL, which reduces GPU tensors only
 
+    # --8<-- [start:mean]
     def mean(self, value: float) -> float:
         """The mean of ``value`` over all ranks, the same on every rank (an all-reduce)."""
         t = torch.tensor([value], dtype=torch.float64, device=self.device)
         dist.all_reduce(t, op=dist.ReduceOp.SUM)  # every rank gets the sum
         return t.item() / self.world_size
+    # --8<-- [end:mean]
 
     def gather_generators(self, ckpt: dict) -> dict:
         """``ckpt`` with every rank's batch and dropout generators (rank r's at ``ranks[r]``)."""
@@ -85,6 +87,7 @@ def backend(device: str) -> str:
     return "nccl" if use_cuda and dist.is_nccl_available() else "gloo"
 
 
+# --8<-- [start:process_group]
 @contextmanager
 def process_group(device: str = "auto"):
     """Under torchrun with several processes: join them into one group, yield this rank's ``Group``, and
@@ -108,6 +111,7 @@ def process_group(device: str = "auto"):
         dist.barrier()  # rank 0 has written its files before any rank leaves; gloo can abort at exit otherwise
     finally:
         dist.destroy_process_group()
+# --8<-- [end:process_group]
 
 
 def batch_generator(seed: int, group: Group | None) -> np.random.Generator:
@@ -115,6 +119,7 @@ def batch_generator(seed: int, group: Group | None) -> np.random.Generator:
     return np.random.default_rng(seed + (group.rank if group is not None else 0))
 
 
+# --8<-- [start:data_parallel]
 class DataParallel:
     """A torch engine (minigpt.train.TorchEngine) that trains through DDP: the gradients are averaged over
     the ranks, and the evaluation batches are shared among them. Everything else is the engine's own."""
@@ -141,3 +146,4 @@ class DataParallel:
         mine = batches[self.group.rank::self.group.world_size]  # each rank a share of the fixed batches
         total = self.engine.eval_loss(mine) * len(mine) if mine else 0.0
         return self.group.mean(total) * self.group.world_size / len(batches)
+# --8<-- [end:data_parallel]

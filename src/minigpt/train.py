@@ -460,6 +460,7 @@ def plot_losses(rows: list[dict], path: Path) -> Path:
     return path
 
 
+# --8<-- [start:one_process_twin]
 def one_process_twin(config: TrainConfig, corpus, world_size: int) -> dict[int, float]:
     """The training losses (by step, 1-based) of ONE process whose batch at each step is the batches of
     ``world_size`` ranks concatenated (``world_size * batch_size`` sequences, rank r's generator seeded
@@ -474,3 +475,4 @@ def one_process_twin(config: TrainConfig, corpus, world_size: int) -> dict[int, 
         y = np.concatenate([y for _, y in parts])
         losses[step + 1] = engine.train_step(x, y, lr_at(step, config))
     return losses
+# --8<-- [end:one_process_twin]

@@ -1,6 +1,8 @@
 import os
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -27,13 +29,15 @@ if "RANK" in os.environ:  # started by torchrun: one of the two processes
     local = gradient(model, x[mine], y[mine])  # the plain model: this rank's 4 sequences only
     synced = gradient(DDP(model), x[mine], y[mine])  # the same 4, through DDP: all-reduced in backward()
     whole = gradient(model, x, y)  # one process's gradient on all 8, for comparison
-    print(f"rank {rank}: own {[round(v, 5) for v in local[:3].tolist()]}, "
+    Path(sys.argv[1], f"rank{rank}.txt").write_text(f"rank {rank}: own {[round(v, 5) for v in local[:3].tolist()]}, "
           f"after DDP {[round(v, 5) for v in synced[:3].tolist()]}, "
           f"= all 8 (1e-6): {torch.allclose(synced, whole, atol=1e-6)}")
     dist.barrier()
     dist.destroy_process_group()
     sys.exit()
 
-done = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2",
-                       __file__], check=True, capture_output=True, text=True)
-print("".join(sorted(done.stdout.splitlines(keepends=True))), end="")  # the ranks print in any order
+out = tempfile.mkdtemp()  # each rank writes its line to a file of its own: two ranks printing at once mix their lines
+subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2", __file__, out],
+               check=True, capture_output=True)
+for rank in (0, 1):
+    print(Path(out, f"rank{rank}.txt").read_text())

@@ -39,9 +39,9 @@ SECTIONS = {
                                              "(validation loss, wall time)"),
     "generate": Section("generation", True, "tokens/s with and without the KV cache on the poems model's "
                                             "shape, and whether greedy decoding gives the same tokens both ways"),
-    "learning": Section("learning", True, "validation loss of a fixed small run (tiny shape, poems, 300 steps) "
-                                          "against its record, with a control that must miss; --full adds "
-                                          "the same run under bfloat16 autocast"),
+    "learning": Section("learning", True, "mean validation loss of a fixed small run (tiny Shakespeare, 300 "
+                                          "steps, 3 seeds) against the bound tests/test_learning_guard.py "
+                                          "asserts, with a control that must miss; --full adds bfloat16"),
     "poems": Section("poems", False, "a trained poems-cpu checkpoint's validation loss, and its poems at "
                                      "temperature 0.8, free and with --strict, next to real poems: form, rhyme, "
                                      "tone share, keywords, fluency and speed"),

@@ -42,6 +42,9 @@ SECTIONS = {
     "learning": Section("learning", True, "mean validation loss of a fixed small run (tiny Shakespeare, 300 "
                                           "steps, 3 seeds) against the bound tests/test_learning_guard.py "
                                           "asserts, with a control that must miss; --full adds bfloat16"),
+    "nanogpt": Section("nanogpt", False, "a nanoGPT-shaped reference (its laptop run of shakespeare_char) beside "
+                                         "shakespeare-cpu and beside minigpt at nanoGPT's settings, 3 seeds: loss "
+                                         "on the whole validation split, wall time and peak memory (about 7 minutes)"),
     "poems": Section("poems", False, "a trained poems-cpu checkpoint's validation loss, and its poems at "
                                      "temperature 0.8, free and with --strict, next to real poems: form, rhyme, "
                                      "tone share, keywords, fluency and speed"),

@@ -11,7 +11,8 @@ config = get_preset("shakespeare-cpu")
 steps = range(config.max_steps)
 lrs = [lr_at(s, config) for s in steps]
 print(f"lr {config.lr}, min_lr {config.min_lr}, warmup {config.warmup_steps}, max_steps {config.max_steps}")
-for s in (0, 1, 99, 100, 1050, 1999):
+w, d = config.warmup_steps, config.max_steps
+for s in (0, 1, w - 1, w, (w + d) // 2, d - 1):  # warmup's ends, the middle of the cosine, the last step
     print(f"step {s:>4}: lr {lr_at(s, config):.3e}")
 print(f"mean lr over the run: {sum(lrs) / len(lrs):.3e}")
 

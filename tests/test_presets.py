@@ -24,7 +24,7 @@ def test_get_preset_copies_and_overrides():
     config = get_preset("tiny", max_steps=5, lr=1e-2)
     assert (config.max_steps, config.lr) == (5, 1e-2)
     assert PRESETS["tiny"].max_steps != 5  # the preset itself is untouched
-    with pytest.raises(ValueError, match="known presets: shakespeare-cpu, poems-cpu, tiny"):
+    with pytest.raises(ValueError, match="known presets: shakespeare-cpu, poems-cpu, poems-large, tiny"):
         get_preset("huge")
     with pytest.raises(ValueError, match="batch_size"):
         get_preset("tiny", batch_size=0)

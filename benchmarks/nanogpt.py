@@ -27,8 +27,10 @@ import torch
 import torch.nn as nn
 from torch.nn import functional as F
 
+from training import NANOGPT_RSS_MIB, NANOGPT_VAL_LOSS, NANOGPT_WALL_S, peak_rss_mib  # benchmarks/training.py
+
 # nanoGPT's own train.py, its README's laptop command, run on a 2-core Intel Xeon (AVX-512, no AMX) on 2026-12-04
-NANOGPT_MEASURED = "val 1.8857, 65.7 s, 370 MiB"
+NANOGPT_MEASURED = f"val {NANOGPT_VAL_LOSS}, {NANOGPT_WALL_S} s, {NANOGPT_RSS_MIB} MiB"
 LAPTOP = dict(n_layer=4, n_head=4, n_embd=128, block_size=64, batch_size=12, max_iters=2000, lr=1e-3, min_lr=1e-4,
               warmup=100, weight_decay=0.1, beta2=0.99, grad_clip=1.0, eval_interval=250, eval_iters=20)
 SEEDS = (1337, 1, 2)
@@ -145,16 +147,15 @@ def ours_worker(seed: int, nanogpt_settings: bool) -> dict:
         c = LAPTOP
         overrides = dict(n_layer=c["n_layer"], max_steps=c["max_iters"], lr=c["lr"], min_lr=c["min_lr"],
                          dtype="float32")
+    corpus = shakespeare_corpus()
     with tempfile.TemporaryDirectory(prefix="minigpt-bench-") as out:
-        result = train(get_preset("shakespeare-cpu", seed=seed, out_dir=out, **overrides), progress=False)
+        result = train(get_preset("shakespeare-cpu", seed=seed, out_dir=out, **overrides), corpus=corpus,
+                       progress=False)
     model = result.model.eval()
-    return {"own_val": result.val_loss,
-            "score": lambda: score_val(lambda x, y: model(x, y)[1].item(), shakespeare_corpus().val)}
+    return {"own_val": result.val_loss, "score": lambda: score_val(lambda x, y: model(x, y)[1].item(), corpus.val)}
 
 
 def worker(kind: str, seed: int) -> dict:
-    from training import peak_rss_mib  # benchmarks/training.py, beside this file
-
     run = ref_worker(seed) if kind == "ref" else ours_worker(seed, kind == "ours-nanogpt")
     rss_mib = peak_rss_mib()
     t0 = time.perf_counter()

@@ -101,10 +101,9 @@ def test_the_nanogpt_reference_is_our_gpt_without_biases_up_to_the_gelu():
     sd = ours.state_dict()
     mapping = {"wte.weight": "wte.weight", "wpe.weight": "wpe.weight", "ln_f.weight": "ln_f.weight"}
     for i in range(2):
-        a, b = f"blocks.{i}.", f"blocks.{i}."
-        mapping.update({a + "ln_1.weight": b + "ln_1.weight", a + "ln_2.weight": b + "ln_2.weight",
-                        a + "attn.c_proj.weight": b + "attn_proj.weight", a + "mlp.c_fc.weight": b + "c_fc.weight",
-                        a + "mlp.c_proj.weight": b + "mlp_proj.weight"})
+        mapping.update({f"blocks.{i}.{ours_name}": f"blocks.{i}.{ref_name}" for ours_name, ref_name in (
+            ("ln_1.weight", "ln_1.weight"), ("ln_2.weight", "ln_2.weight"), ("attn.c_proj.weight", "attn_proj.weight"),
+            ("mlp.c_fc.weight", "c_fc.weight"), ("mlp.c_proj.weight", "mlp_proj.weight"))})
     val = torch.randint(0, 30, (16 * 5 + 1,), generator=torch.Generator().manual_seed(0)).numpy()
     ours_loss = score_val(lambda x, y: ours(x, y)[1].item(), val, T=16, batch=2)
 

@@ -55,8 +55,9 @@ PRESETS: dict[str, TrainConfig] = {
         batch_size=8, max_steps=3000, lr=3e-3, min_lr=3e-4, warmup_steps=100, weight_decay=0.1,
         beta2=0.99, grad_clip=1.0, eval_interval=500, eval_iters=20, out_dir="runs/poems-cpu",
     ),
-    # The showcase (issue 22): the poems of the third and fourth blind readings and the README's GPU example. nanoGPT's GPU recipe for
-    # shakespeare_char (6 layers, 6 heads, 384 wide, dropout 0.2, batch 64, lr 1e-3) on the poems, 2,500 steps:
+    # The showcase (issue 22): the poems of the third and fourth blind readings and the README's GPU example.
+    # nanoGPT's GPU recipe for shakespeare_char (6 layers, 6 heads, 384 wide, dropout 0.2, batch 64, lr 1e-3) on
+    # the poems, 2,500 steps:
     # 41 million tokens, 20 passes over the training poems; dropout keeps that from over-fitting.
     # Measured on one NVIDIA H200 (dtype auto = bfloat16, 2026-12-04): 64 s, 816,000 tokens/s, validation loss
     # 3.554 (poems-cpu: 4.111). The same recipe for 5,000 steps reached 3.594 at step 2,500 and then over-fitted

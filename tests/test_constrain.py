@@ -137,6 +137,27 @@ def test_no_character_comes_twice_but_as_a_reduplication(tok, form):
         assert poetry.check_poem(text, form, ["月"]).tones.ok, text
 
 
+def test_a_variant_form_counts_as_its_character():
+    """A model that loves 雁 and its variant 鴈 (and 疏, 疎) writes one goose per poem under the rule, never
+    雁鴈 as a 叠字; the control writes both."""
+    tok = CharTokenizer(set(sorted(rhyme.table().groups_of)[::5]) | set("雁鴈疏疎月") | set("".join(poetry.FORMS))
+                        | set(poetry.LINE_ENDS + KEYWORD_SEP + "："))
+    rng = np.random.default_rng(3)
+    bias = np.zeros(tok.vocab_size)
+    bias[tok.encode("雁鴈疏疎")] = 9.0
+    for rule in (True, False):
+        poems = write(tok, "七言律诗", ["月"], rng, rows=6, bias=bias, no_repeat=rule)
+        both = [t for t in poems if ("雁" in t and "鴈" in t) or ("疏" in t and "疎" in t)]
+        if rule:
+            assert not both, both
+            for text in poems:
+                r = poetry.check_repeats(text)
+                assert r.repeated == r.doubled and r.rhyme_repeated == 0, text
+                assert not {"雁鴈", "鴈雁", "疏疎", "疎疏"} & {text[k:k + 2] for k in range(len(text))}, text
+        else:
+            assert both, poems
+
+
 def test_a_keywords_characters_wait_for_the_keyword(tok):
     """A model that loves 风 writes it only inside 春风 (once), under the rule; the control writes it more."""
     rng = np.random.default_rng(2)

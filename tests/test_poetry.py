@@ -2,6 +2,7 @@ import os
 import time
 
 import pytest
+import variants as variants_tool  # tools/, on the path by pyproject.toml's pythonpath
 
 from minigpt import poetry, rhyme
 from minigpt.poetry import (
@@ -339,3 +340,40 @@ def test_repeats_are_counted_anywhere_as_reduplication_and_at_the_rhyme():
     assert poetry.check_repeats("").share == 0.0
     with pytest.raises(TypeError, match="text must be a str"):
         poetry.check_repeats(None)
+
+
+def test_a_variant_form_repeats_its_character():
+    """鴈 is 雁 in another form (OpenCC's t2s keeps it): the second goose is a repeat, at the rhyme too."""
+    assert poetry.standard("鴈") == "雁" and poetry.standard("疎") == "疏" and poetry.standard("月") == "月"
+    r = poetry.check_repeats("秋雁过江月，寒鴈入楚云。")
+    assert (r.chars, r.repeated, r.doubled) == (10, 1, 0)
+    assert poetry.check_repeats("山远人烟疏，江寒客梦疎。").rhyme_repeated == 0  # line 1 is not a rhyme line
+    assert poetry.check_repeats("白云横野径，松下客来疏。流水空山外，寒林落叶疎。").rhyme_repeated == 1
+
+
+def test_the_variant_table_maps_non_standard_forms_to_standard_ones():
+    """variants.txt (tools/variants.py, from Unihan): each entry leads from a form outside GB2312 to one
+    inside it, never on to a further variant, and the goose and 疏 are there."""
+    table = poetry.variants()
+    assert len(table) > 300 and table["鴈"] == "雁" and table["疎"] == "疏"
+    for variant, standard in table.items():
+        assert not variants_tool.is_standard(variant) and variants_tool.is_standard(standard), (variant, standard)
+        assert standard not in table and poetry.is_han(variant + standard)
+    assert "座" not in table and "希" not in table  # two standard characters are two words
+
+
+def test_the_variant_tool_keeps_z_variants_and_mutual_semantic_ones():
+    from collections import Counter
+
+    unihan = "\n".join([
+        "# Unicode version: 10.0.0",
+        "U+9D08\tkZVariant\tU+96C1",  # 鴈 -> 雁, the same character
+        "U+758E\tkSemanticVariant\tU+758F<kFenn",  # 疎 -> 疏, and back: kept
+        "U+758F\tkSemanticVariant\tU+758E<kFenn",
+        "U+5213\tkSemanticVariant\tU+56ED<kMatthews",  # 刓 -> 园 and back: NOT_THE_SAME
+        "U+56ED\tkSemanticVariant\tU+5213<kMatthews",
+        "U+7BB8\tkSemanticVariant\tU+7B6F<kMatthews",  # 箸 (standard itself) -> 筯: no
+        "U+9E1D\tkSemanticVariant\tU+96C1",  # a form the poems never write: no
+    ])
+    counts = Counter("雁鴈疏疎园刓箸筯")
+    assert variants_tool.table(variants_tool.parse(unihan), counts) == {"鴈": "雁", "疎": "疏"}

@@ -21,11 +21,12 @@ an opening given after it must keep the rules too. The rules (those ``minigpt.po
   among the 平声 characters of groups with enough members in the vocabulary to finish the poem
   (``min_members``), so a group is picked with the model's own probability; every later even line
   ends in another character of a group shared by all rhymes so far (no rhyme character twice);
-- repeats: a character already in the poem is not written again, except straight after itself as a
-  reduplication (叠字: 萧萧, 悠悠), at most two in a row. Real poems repeat 2.3% of their characters (0.7%
-  as 叠字); free samples of the poem model repeat several times as often (花 three times in two lines,
-  萧萧萧), which readers took for the mark of a machine. A keyword's characters are kept for the keyword
-  until it is written (``no_repeat=False`` turns both rules off);
+- repeats: a character already in the poem is not written again, nor a variant form of it (鴈 after 雁:
+  ``poetry.standard``), except straight after itself as a reduplication (叠字: 萧萧, 悠悠), at most two in
+  a row. Real poems repeat 2.3% of their characters (0.7% as 叠字); free samples of the poem model repeat
+  several times as often (花 three times in two lines, 萧萧萧), which readers took for the mark of a
+  machine. A keyword's characters are kept for the keyword until it is written (``no_repeat=False`` turns
+  both rules off);
 - keywords: each must appear inside one line. A step may only take a token after which every
   missing keyword can still be placed later (``_feasible``: each inside a line, in tones the open
   patterns allow, never at a line end); so when a keyword's last chance comes, it is the only
@@ -122,6 +123,8 @@ class PoemConstraint:
                         if not need or need & bits:
                             self.keeps[i, j][bits] |= 1 << p
         self.tone_class = [self.bits == b for b in range(4)]  # (V,) each: the tokens of tone bits b
+        # (V,) the token of each token's standard form (鴈 -> 雁's id): a variant repeats its character
+        self.standard = np.array([tokenizer.stoi.get(poetry.standard(t), i) for i, t in enumerate(tokenizer.itos)])
         # rhyme groups with enough members here to end every rhyming line with a different character
         self.min_members = min_members or len(self.rhyme_lines) + 1
         self.members = {g: m & self.han for g, m in members.items() if m.sum() >= self.min_members}
@@ -237,8 +240,7 @@ class PoemConstraint:
         if j == self.L - 1 and i + 1 in self.rhyme_lines:  # an even line's end rhymes
             allowed = allowed & self._rhyme_mask(row.rhyme or frozenset(self.members))
             if row.rhymed:  # no rhyme character twice
-                allowed = allowed.copy()
-                allowed[[self.tok.stoi[c] for c in row.rhymed]] = False
+                allowed = allowed & ~self._same_as(row.rhymed)
         elif j == self.L - 1 and i == 0 and need & PING:  # line 1 may rhyme: a 平 end must be in a group
             allowed = (self.tone_ok[ZE] if need & ZE else False) | self._rhyme_mask(frozenset(self.members))
         if self.no_repeat and row.used:
@@ -246,11 +248,17 @@ class PoemConstraint:
         return allowed
 
     def _no_repeat(self, row: Row, allowed: np.ndarray) -> np.ndarray:
-        """``allowed`` less the characters already in the poem, but for a 叠字 of the last one (not a
-        third in a row). Should that leave nothing (it cannot with a real vocabulary), ``allowed`` stays."""
-        fresh = allowed.copy()
-        fresh[[self.tok.stoi[c] for c in row.used if c != row.last or row.double]] = False
+        """``allowed`` less the characters already in the poem and their variants, but for a 叠字 of the last
+        one (not a third in a row). Should that leave nothing (it cannot with a real vocabulary), ``allowed``."""
+        fresh = allowed & ~self._same_as(row.used)
+        if row.last and not row.double:  # 萧 then 萧 once more
+            t = self.tok.stoi[row.last]
+            fresh[t] = allowed[t]
         return fresh if fresh.any() else allowed
+
+    def _same_as(self, chars: set) -> np.ndarray:
+        """(V,) bool: the tokens that are one of ``chars`` or a variant form of one (雁, 鴈)."""
+        return np.isin(self.standard, self.standard[[self.tok.stoi[c] for c in chars]])
     # --8<-- [end:base]
 
     # --8<-- [start:options]

@@ -48,6 +48,7 @@ import random
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from minigpt import rhyme
 from minigpt.rhyme import PING, ZE
@@ -84,6 +85,20 @@ class FormCheck:
 def is_han(text: str) -> bool:
     """Is ``text`` one or more Chinese characters (CJK ideographs) and nothing else?"""
     return bool(text) and _HAN.fullmatch(text) is not None
+
+
+@lru_cache(maxsize=1)
+def variants() -> dict[str, str]:
+    """异体字 -> the standard character it stands for (鴈 -> 雁, 疎 -> 疏): the 331 pairs of ``variants.txt``,
+    written by tools/variants.py from Unihan for the characters of the poems. OpenCC's t2s keeps these forms,
+    so without this table 雁 and then 鴈 would count as two different characters."""
+    text = (Path(__file__).parent / "variants.txt").read_text(encoding="utf-8")
+    return dict(line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def standard(char: str) -> str:
+    """The standard form of ``char``: 鴈 -> 雁; a character with no variant entry is its own standard form."""
+    return variants().get(char, char)
 
 
 def normalize_form(form: str) -> str:
@@ -360,11 +375,12 @@ class Repeats:
 
 
 def check_repeats(text: str) -> Repeats:
-    """How often ``text`` says a character again: anywhere, as 叠字, and at the rhyme (even lines' ends)."""
+    """How often ``text`` says a character again: anywhere, as 叠字, and at the rhyme (even lines' ends).
+    A variant form is the character it stands for (``standard``)."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
     seen, repeated, doubled = set(), 0, 0
-    lines = [[c for c in line if is_han(c)] for line in split_lines(text)]
+    lines = [[standard(c) for c in line if is_han(c)] for line in split_lines(text)]  # 鴈 counts as 雁
     for line in lines:
         for k, c in enumerate(line):
             if c in seen:

@@ -68,6 +68,31 @@ def test_a_script_block_runs_the_file_and_a_wrong_output_fails_with_a_diff(tmp_p
     assert page.problems == [] and reports(site, page) == []
 
 
+def test_another_kind_of_cpu_may_print_what_it_printed_when_recorded(tmp_path, monkeypatch):
+    """A trained model's output differs between kinds of CPU: tests/outputs/<kind>/ keeps what another kind
+    printed. It passes only that exact text, on that kind only; recording never passes a run by itself."""
+    monkeypatch.setattr(cp, "OUTPUTS", tmp_path / "outputs")
+    site, page = project(tmp_path, SHOWN_OUTPUT.format(shown="2 + 2 = 5"), ADD)  # "recorded on another CPU"
+    [block] = [b for b in page.blocks if b.kind == "script"]
+    kept = cp.other_cpu_output(block.run_key)
+    assert kept == tmp_path / "outputs" / cp.cpu_kind() / "snippets/demo/01_add.py.txt"
+    monkeypatch.setenv("MINIGPT_RECORD_CPU_OUTPUTS", "1")
+    [report] = reports(site, page)
+    assert f"kept as {cp.cpu_kind()}'s output" in report and kept.read_text() == "2 + 2 = 4\n"
+    monkeypatch.delenv("MINIGPT_RECORD_CPU_OUTPUTS")
+    assert reports(site, page) == []
+    kept.write_text("2 + 2 = 3\n")  # stale or wrong: the diff again
+    [report] = reports(site, page)
+    assert "+2 + 2 = 4" in report
+    other = cp.other_cpu_output(block.run_key, kind="SomeOtherCPU")
+    other.parent.mkdir(parents=True)
+    kept.rename(other)  # another kind's file is not ours
+    other.write_text("2 + 2 = 4\n")
+    assert len(reports(site, page)) == 1
+    assert cp.cpu_kind("vendor_id\t: AuthenticAMD\nflags\t\t: fpu avx2 avx512_bf16\n") == "AuthenticAMD-bf16"
+    assert cp.cpu_kind("vendor_id\t: GenuineIntel\nflags\t\t: fpu avx2 avx512f\n") == "GenuineIntel"
+
+
 def test_a_script_whose_output_the_page_does_not_show_fails(tmp_path):
     site, page = project(tmp_path, "'''python\n--8<-- \"snippets/demo/01_add.py\"\n'''\n", ADD)
     [report] = reports(site, page)

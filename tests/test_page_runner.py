@@ -78,7 +78,7 @@ def test_another_kind_of_cpu_may_print_what_it_printed_when_recorded(tmp_path, m
     assert kept == tmp_path / "outputs" / cp.cpu_kind() / "snippets/demo/01_add.py.txt"
     monkeypatch.setenv("MINIGPT_RECORD_CPU_OUTPUTS", "1")
     [report] = reports(site, page)
-    assert f"kept as {cp.cpu_kind()}'s output" in report and kept.read_text() == "2 + 2 = 4\n"
+    assert f"{cp.cpu_kind()}'s output: {kept}" in report and kept.read_text() == "2 + 2 = 4\n"
     monkeypatch.delenv("MINIGPT_RECORD_CPU_OUTPUTS")
     assert reports(site, page) == []
     kept.write_text("2 + 2 = 3\n")  # stale or wrong: the diff again

@@ -88,18 +88,13 @@ def other_cpu_texts(path: Path, kind: str | None = None) -> Path:
 
 
 def texts_match(ran, stored, path: Path) -> bool:
-    """The run's text outputs are the stored ones, or this kind of CPU's kept ones; with
-    MINIGPT_RECORD_CPU_OUTPUTS=1 a differing run is kept for this kind (and still does not match)."""
+    """The run's text outputs are the stored ones, or what this kind of CPU printed when they were kept
+    (``course_pages.printed_here_before``, which also records them under MINIGPT_RECORD_CPU_OUTPUTS=1)."""
+    from course_pages import printed_here_before
+
     got = texts(ran)
-    if got == texts(stored):
-        return True
-    other = other_cpu_texts(path)
-    if other.exists() and json.loads(other.read_text(encoding="utf-8")) == got:
-        return True
-    if os.environ.get("MINIGPT_RECORD_CPU_OUTPUTS") == "1":
-        other.parent.mkdir(parents=True, exist_ok=True)
-        other.write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    return False
+    return got == texts(stored) or printed_here_before(other_cpu_texts(path),
+                                                       json.dumps(got, ensure_ascii=False, indent=1) + "\n")
 
 
 def images(nb) -> list[int]:

@@ -287,7 +287,8 @@ def cmd_train(args) -> int:
     procs = int(os.environ.get("WORLD_SIZE", "1"))
     per_rank = f" per process x {procs} processes" if procs > 1 else ""
     say(f"training {config.corpus}: {config.n_layer} layers x {config.n_embd} wide, context {config.block_size}, "
-        f"batch {config.batch_size}{per_rank}, {config.max_steps} steps, engine {config.engine} -> {config.out_dir}")
+        f"batch {config.batch_size}{per_rank}, {config.max_steps} steps, engine {config.engine}"
+        f"{'' if config.optimizer == 'adamw' else ', optimizer ' + config.optimizer} -> {config.out_dir}")
     result = train(config, resume=args.resume, progress=False if args.no_progress else None, log=print)
     if not result.losses:
         say(f"nothing to do: the checkpoint is at step {result.step} and --max-steps is {config.max_steps}")

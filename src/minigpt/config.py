@@ -47,6 +47,7 @@ class GPTConfig:
 ENGINES = ("torch", "numpy")
 DEVICES = ("auto", "cpu", "cuda", "mps")
 DTYPES = ("auto", "float32", "bfloat16")
+OPTIMIZERS = ("adamw", "muon")
 CORPORA = ("shakespeare", "poems")
 
 
@@ -69,6 +70,8 @@ class TrainConfig:
     warmup_steps: int = 100  # linear warmup from 0 to lr
     lr_decay_steps: int | None = None  # the cosine reaches min_lr at this step (None: at max_steps)
     weight_decay: float = 0.1  # AdamW decay, applied to matrices and embeddings only
+    optimizer: str = "adamw"  # OPTIMIZERS: AdamW for all, or Muon for the blocks' matrices and AdamW for the rest
+    muon_lr: float = 0.02  # Muon's peak learning rate (optimizer muon); the schedule scales it as it scales lr
     beta1: float = 0.9  # AdamW first-moment decay
     beta2: float = 0.99  # AdamW second-moment decay
     grad_clip: float = 1.0  # clip the global gradient norm to this; 0 turns clipping off
@@ -90,6 +93,8 @@ class TrainConfig:
             raise ValueError(f"TrainConfig.min_lr={self.min_lr} must not exceed lr={self.lr}")
         if self.engine == "numpy" and self.device not in ("auto", "cpu"):
             raise ValueError(f"the numpy engine runs on the CPU only; got device={self.device!r}")
+        if self.engine == "numpy" and self.optimizer != "adamw":
+            raise ValueError(f"the numpy engine trains with AdamW only; got optimizer={self.optimizer!r}")
         self.gpt_config(vocab_size=4)  # n_embd % n_head: GPTConfig checks it
 
     def gpt_config(self, vocab_size: int) -> GPTConfig:
@@ -110,7 +115,7 @@ class TrainConfig:
         return cls(**{k: v for k, v in d.items() if k in known})
 
 
-CHOICES = {"corpus": CORPORA, "engine": ENGINES, "device": DEVICES, "dtype": DTYPES}
+CHOICES = {"corpus": CORPORA, "engine": ENGINES, "device": DEVICES, "dtype": DTYPES, "optimizer": OPTIMIZERS}
 INT_MIN = {"n_layer": 1, "n_head": 1, "n_embd": 1, "block_size": 1, "batch_size": 1, "max_steps": 1,  # least values
            "warmup_steps": 0, "lr_decay_steps": 1, "eval_interval": 1, "eval_iters": 1, "seed": 0, "threads": 1}
 OPTIONAL = ("lr_decay_steps", "threads")  # None allowed: it means max_steps, torch's default
@@ -127,9 +132,9 @@ def check_field(name: str, value) -> None:
             return
         if isinstance(value, bool) or not isinstance(value, int) or value < INT_MIN[name]:
             raise ValueError(f"TrainConfig.{name} must be an integer >= {INT_MIN[name]}, got {value!r}")
-    elif name == "lr":
+    elif name in ("lr", "muon_lr"):
         if not (number and value > 0):
-            raise ValueError(f"TrainConfig.lr must be a number > 0, got {value!r}")
+            raise ValueError(f"TrainConfig.{name} must be a number > 0, got {value!r}")
     elif name in NONNEGATIVE:
         if not (number and value >= 0):
             raise ValueError(f"TrainConfig.{name} must be a number >= 0, got {value!r}")

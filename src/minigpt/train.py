@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from minigpt import data, gpt, gpt_torch, optim
+from minigpt import data, gpt, gpt_torch, muon, optim
 from minigpt.checkpoint import CheckpointError, check_compatible, load_checkpoint, load_state, save_checkpoint
 from minigpt.checkpoint import FILENAME as CKPT_NAME
 from minigpt.config import CORPORA, GPTConfig, TrainConfig
@@ -79,6 +79,12 @@ class TorchEngine:
         self.grad_clip = config.grad_clip
         # Mixed precision: matmuls in bfloat16, weights, optimizer state and the loss in float32.
         self.dtype = resolve_dtype(config.dtype, self.device)
+        if config.optimizer == "muon":  # the blocks' matrices move to Muon; the schedule drives both
+            hidden, decay, no_decay = muon.split_params(self.model)
+            adamw = make_adamw([{"params": decay, "weight_decay": config.weight_decay},
+                                {"params": no_decay, "weight_decay": 0.0}], config, self.device)
+            self.optimizer = muon.Optimizers(adamw, muon.Muon(hidden, lr=config.lr, scale=config.muon_lr / config.lr,
+                                                              ns_dtype=self.dtype))
 
     def autocast(self):
         return torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.dtype == torch.bfloat16)
@@ -241,6 +247,10 @@ def open_checkpoint(config: TrainConfig) -> dict:
     if ckpt["engine"] != config.engine:
         raise CheckpointError(f"checkpoint {ckpt['path']} was trained by the {ckpt['engine']} engine; "
                               f"resume it with --engine {ckpt['engine']}")
+    saved = ckpt["train_config"].get("optimizer", "adamw")  # checkpoints from before Muon: AdamW
+    if saved != config.optimizer:
+        raise CheckpointError(f"checkpoint {ckpt['path']} was trained with the {saved} optimizer; "
+                              f"resume it with --optimizer {saved}")
     return ckpt
 
 

@@ -47,8 +47,8 @@ for repeat in range(2 + args.repeats):  # 2 warm-up rounds, then the timed ones,
         if repeat >= 2:
             times[name].append(time.process_time() - t0)
 best = {name: min(t) for name, t in times.items()}  # the least disturbed call of each
-print(f"manual / fused > 1.5: {best['manual'] / best['fused'] > 1.5}")
-print(f"control, fused again / fused > 1.5: {best['fused again'] / best['fused'] > 1.5}")
+print(f"manual / fused > 1.25: {best['manual'] / best['fused'] > 1.25}")  # about 1.6 on a 2-core AMD EPYC
+print(f"control, fused again / fused > 1.25: {best['fused again'] / best['fused'] > 1.25}")
 if args.report:
     for name, t in times.items():
         print(f"{name:12s} median {1000 * np.median(t):6.1f} ms  (min {1000 * min(t):.1f})")

@@ -15,7 +15,8 @@ parser.add_argument("--repeats", type=int, default=7)
 parser.add_argument("--report", action="store_true", help="time eager against compiled steps")
 args = parser.parse_args()
 torch.set_num_threads(1)
-config = get_preset("poems-cpu", dtype="float32", device="cpu", seed=0, batch_size=8 if args.report else 2)
+config = get_preset("poems-cpu", optimizer="adamw", dtype="float32", device="cpu", seed=0,
+                    batch_size=8 if args.report else 2)
 engines = {name: TorchEngine(config, config.gpt_config(6831)) for name in ("eager", "compiled", "eager again")}
 engines["compiled"].model = torch.compile(engines["compiled"].model, backend=args.backend)
 B, T = config.batch_size, config.block_size

@@ -8,7 +8,8 @@ from blind import main  # noqa: E402
 # Two readings of 40 shuffled poems each (20 generated, 20 unseen real ones), by readers not told which is which.
 # Before: one --strict draw at temperature 0.8, repeats allowed. After: --strict's defaults (0.6, best of 8).
 # Large: the same defaults from the poems-large preset (6 layers, 384 wide), trained on a GPU; best32: the
-# most likely of 32 instead of 8.
-for name in ("2026-12-04-before", "2026-12-04-after", "2026-12-04-large", "2026-12-04-large-best32"):
+# most likely of 32 instead of 8. Muon: the defaults again, from poems-cpu trained with Muon (lesson 16).
+for name in ("2026-12-04-before", "2026-12-04-after", "2026-12-04-large", "2026-12-04-large-best32",
+             "2026-12-04-muon"):
     print(name)
     main(["score", str(root / "benchmarks" / "readings" / name)])

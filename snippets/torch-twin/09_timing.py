@@ -24,7 +24,9 @@ engines = {"numpy": NumpyEngine(config, model_config), "torch": TorchEngine(conf
            "torch again": TorchEngine(config, model_config)}
 times = {name: [] for name in engines}
 for repeat in range(2 + args.repeats):  # 2 + repeats rounds
-    for name, engine in engines.items():
+    order = list(engines.items())
+    k = repeat % len(order)  # rotate: each engine runs after each other one in turn (what ran before warms caches)
+    for name, engine in order[k:] + order[:k]:
         t0 = time.perf_counter()
         engine.train_step(x, y, 1e-3)
         if repeat >= 2:

@@ -25,7 +25,7 @@ engines = {"numpy": NumpyEngine(config, model_config), "torch": TorchEngine(conf
 times = {name: [] for name in engines}
 for repeat in range(2 + args.repeats):  # 2 + repeats rounds
     order = list(engines.items())
-    k = repeat % len(order)  # rotate: each engine runs after each other one in turn (what ran before warms caches)
+    k = repeat % len(order)  # rotate, so that no engine always runs right after numpy's step
     for name, engine in order[k:] + order[:k]:
         t0 = time.perf_counter()
         engine.train_step(x, y, 1e-3)

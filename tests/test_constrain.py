@@ -158,6 +158,51 @@ def test_a_variant_form_counts_as_its_character():
             assert both, poems
 
 
+def write_doubling(tok, form, rng, rows=8, **kwargs) -> list[str]:
+    """Poems from a model that loves to write its last character again (and knows nothing else)."""
+    constraint = PoemConstraint(tok, form, ["月"], **kwargs)
+    idx = np.array([format_prompt(tok, form, ["月"])] * rows)  # (B, T)
+    for _ in range(80):
+        logits = rng.normal(size=(rows, tok.vocab_size)) * 3  # (B, V)
+        logits[np.arange(rows), idx[:, -1]] += 12.0
+        nxt = sample(constraint(idx, logits), temperature=1.0, rng=rng)  # (B,)
+        idx = np.concatenate([idx, nxt[:, None]], axis=1)
+        if (nxt == tok.eos_id).all():
+            break
+    return [tok.decode(r[r.index(tok.sep_id, r.index(tok.sep_id) + 1) + 1 : r.index(tok.eos_id)]) for r in idx.tolist()]
+
+
+@pytest.mark.parametrize("form", ["五言绝句", "七言律诗"])
+def test_idiom_doubles_only_what_the_poems_double(tok, form):
+    """Under the idiom rules a 叠字 is of a character the Tang poems double (doubles.txt), one per four lines;
+    the control doubles whatever comes, several times a poem."""
+    rng = np.random.default_rng(4)
+    known = poetry.doubles()
+    for idiom in (True, False):
+        poems = write_doubling(tok, form, rng, idiom=idiom)
+        pairs = [[a for a, b in zip(t, t[1:]) if a == b and poetry.is_han(a)] for t in poems]
+        if idiom:
+            assert all(set(p) <= known and len(p) <= len(poetry.split_lines(t)) // 4 for p, t in zip(pairs, poems)), poems
+            assert all(poetry.check_poem(t, form, ["月"]).tones.ok for t in poems), poems
+        else:
+            assert any(set(p) - known for p in pairs) and max(map(len, pairs)) > 2, poems
+
+
+def test_idiom_keeps_to_one_season():
+    """A model that loves 春 and 秋 writes both in one poem without the idiom rules, one of them with; a keyword
+    of one season rules out the other from the start."""
+    tok = CharTokenizer(set(sorted(rhyme.table().groups_of)[::5]) | set("春秋风月") | set("".join(poetry.FORMS))
+                        | set(poetry.LINE_ENDS + KEYWORD_SEP + "："))
+    bias = np.zeros(tok.vocab_size)
+    bias[tok.encode("春秋")] = 9.0
+    rng = np.random.default_rng(5)
+    both = lambda t: "春" in t and "秋" in t  # noqa: E731
+    assert any(map(both, write(tok, "七言律诗", ["月"], rng, bias=bias)))
+    assert not any(map(both, write(tok, "七言律诗", ["月"], rng, bias=bias, idiom=True)))
+    poems = write(tok, "七言律诗", ["秋"], rng, bias=bias, idiom=True)
+    assert all("秋" in t and "春" not in t for t in poems), poems
+
+
 def test_a_keywords_characters_wait_for_the_keyword(tok):
     """A model that loves 风 writes it only inside 春风 (once), under the rule; the control writes it more."""
     rng = np.random.default_rng(2)

@@ -377,3 +377,18 @@ def test_the_variant_tool_keeps_z_variants_and_mutual_semantic_ones():
     ])
     counts = Counter("雁鴈疏疎园刓箸筯")
     assert variants_tool.table(variants_tool.parse(unihan), counts) == {"鴈": "雁", "疎": "疏"}
+
+
+def test_the_doubles_table_is_what_the_poems_double():
+    """doubles.txt is tools/doubles.py's output for this corpus: the 叠字 words are in it (萧萧, 悠悠, 年年), the
+    pairs no poem writes as a word (别别, 乡乡) are not."""
+    import doubles as doubles_tool  # tools/
+
+    if not os.environ.get("MINIGPT_DATA", "").strip():
+        pytest.fail("MINIGPT_DATA is not set: point it at the data folder, e.g. MINIGPT_DATA=../shared/data")
+    from minigpt.data import load_poems
+
+    counted = doubles_tool.count(p for p in load_poems() if p.form is not None)
+    assert doubles_tool.render(counted) == doubles_tool.OUT.read_text(encoding="utf-8")
+    assert {"萧", "悠", "年"} <= poetry.doubles() and not {"别", "乡"} & poetry.doubles()
+    assert doubles_tool.count([type("P", (), {"lines": ("萧萧风起，", "落落别别。")})]) == {"萧": 1, "落": 1, "别": 1}

@@ -34,7 +34,11 @@ an opening given after it must keep the rules too. The rules (those ``minigpt.po
   character's logit gets ``boost`` added, and once the model picks that character the rest of the
   word follows at once. The model still decides where, among the places it finds likely; the boost
   makes that early, which reads better than the deadline alone (``KEYWORD_BOOST``; ``boost=None``
-  leaves only the deadline).
+  leaves only the deadline);
+- idiom (``idiom=True``, as ``minigpt generate --strict`` sets it): a 叠字 only of a character the Tang
+  poems double (``poetry.doubles``: 萧萧, not 别别), at most one per four lines, and not both 春 and 秋 in
+  one poem (real poems: 1.2%). Without these, a draw under the other rules doubled an unused character in
+  12% of poems and wrote both seasons in 4.5%; blind readers had named both.
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ class Row:
     used: set = field(default_factory=set)  # the characters written so far, all lines
     last: str = ""  # the last character written ("" after punctuation: a 叠字 stays inside a line)
     double: bool = False  # the last two characters were the same (no third)
+    doubles: int = 0  # 叠字 written (萧萧 counts one)
     patterns: int = 0b1111  # bit p set: standard tone pattern p still open
     rhyme: frozenset | None = None  # the 平声 groups every rhyme so far shares; None before the first
     rhymed: set = field(default_factory=set)  # rhyme characters used
@@ -101,9 +106,10 @@ class PoemConstraint:
     rhymes, keeps a standard tone pattern and contains every keyword. Keep one per ``generate`` call."""
 
     def __init__(self, tokenizer: CharTokenizer, form: str, keywords=(), boost: float | None = KEYWORD_BOOST,
-                 min_members: int | None = None, no_repeat: bool = True):
+                 min_members: int | None = None, no_repeat: bool = True, idiom: bool = False):
         self.tok, self.form, self.boost = tokenizer, poetry.normalize_form(form), boost
         self.no_repeat = no_repeat
+        self.idiom = idiom
         self.n_lines, self.L = poetry.FORMS[self.form]
         self.rhyme_lines = poetry.rhyme_lines(self.form)
         if not self.rhyme_lines:
@@ -244,7 +250,9 @@ class PoemConstraint:
         elif j == self.L - 1 and i == 0 and need & PING:  # line 1 may rhyme: a 平 end must be in a group
             allowed = (self.tone_ok[ZE] if need & ZE else False) | self._rhyme_mask(frozenset(self.members))
         if self.no_repeat and row.used:
-            return self._no_repeat(row, allowed)
+            allowed = self._no_repeat(row, allowed)
+        if self.idiom:
+            allowed = self._idiom(row, allowed)
         return allowed
 
     def _no_repeat(self, row: Row, allowed: np.ndarray) -> np.ndarray:
@@ -255,6 +263,20 @@ class PoemConstraint:
             t = self.tok.stoi[row.last]
             fresh[t] = allowed[t]
         return fresh if fresh.any() else allowed
+
+    def _idiom(self, row: Row, allowed: np.ndarray) -> np.ndarray:
+        """``allowed`` less what real poems seldom do: a 叠字 of a character they do not double (别别), a
+        second 叠字 in four lines, 秋 in a poem of 春 and 春 in one of 秋."""
+        out = allowed.copy()
+        if row.last and not row.double:
+            t = self.tok.stoi[row.last]
+            if row.last not in poetry.doubles() or row.doubles >= self.n_lines // 4:
+                out[t] = False
+        said = "".join(self.keywords)
+        for c, other in (poetry.SEASONS, poetry.SEASONS[::-1]):  # a keyword's season holds from the start
+            if (c in row.used or c in said) and other in self.tok.stoi and other not in said:
+                out[self.tok.stoi[other]] = False
+        return out if out.any() else allowed
 
     def _same_as(self, chars: set) -> np.ndarray:
         """(V,) bool: the tokens that are one of ``chars`` or a variant form of one (雁, 鴈)."""
@@ -326,6 +348,7 @@ class PoemConstraint:
             row.missing = tuple(w for w in row.missing if w != word)
         c = self.tok.itos[t]
         row.double, row.last = c == row.last, c
+        row.doubles += row.double
         row.used.add(c)
         row.line += c
         row.missing = tuple(w for w in row.missing if w not in row.line)

@@ -96,6 +96,14 @@ def variants() -> dict[str, str]:
     return dict(line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
 
 
+@lru_cache(maxsize=1)
+def doubles() -> frozenset[str]:
+    """The characters the poems write twice in a row often enough to be a word (萧萧, 悠悠, 年年): the 180 of
+    ``doubles.txt``, counted by tools/doubles.py over the cleaned poems."""
+    text = (Path(__file__).parent / "doubles.txt").read_text(encoding="utf-8")
+    return frozenset(line.split("\t")[0] for line in text.splitlines() if line and not line.startswith("#"))
+
+
 def standard(char: str) -> str:
     """The standard form of ``char``: 鴈 -> 雁; a character with no variant entry is its own standard form."""
     return variants().get(char, char)
@@ -367,6 +375,7 @@ class Repeats:
     repeated: int  # characters that repeat one earlier in the poem, 叠字 included
     doubled: int  # of those, the ones straight after themselves in a line (叠字: 萧萧, 悠悠)
     rhyme_repeated: int  # even lines that end in the character an earlier even line ended in
+    odd_doubled: int = 0  # 叠字 of a character the poems do not double (``doubles``): 别别, 乡乡
 
     @property
     def share(self) -> float:
@@ -379,16 +388,26 @@ def check_repeats(text: str) -> Repeats:
     A variant form is the character it stands for (``standard``)."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
-    seen, repeated, doubled = set(), 0, 0
+    seen, repeated, doubled, odd = set(), 0, 0, 0
     lines = [[standard(c) for c in line if is_han(c)] for line in split_lines(text)]  # 鴈 counts as 雁
     for line in lines:
         for k, c in enumerate(line):
             if c in seen:
                 repeated += 1
-                doubled += k > 0 and line[k - 1] == c
+                if k > 0 and line[k - 1] == c:
+                    doubled += 1
+                    odd += c not in doubles()
             seen.add(c)
     ends = [line[-1] for line in lines[1::2] if line]
-    return Repeats(sum(map(len, lines)), repeated, doubled, len(ends) - len(set(ends)))
+    return Repeats(sum(map(len, lines)), repeated, doubled, len(ends) - len(set(ends)), odd)
+
+
+SEASONS = ("春", "秋")  # a poem keeps to one: real poems write both in about 1 in 80
+
+
+def mixes_seasons(text: str) -> bool:
+    """Does ``text`` write both 春 and 秋?"""
+    return all(c in text for c in SEASONS)
 
 
 def check_poem(text: str, form: str, keywords=()) -> PoemCheck:
@@ -420,6 +439,8 @@ class Baseline:
     unknown: float  # share of characters the rhyme book does not list
     repeat_share: float = 0.0  # share of characters that repeat an earlier one in their poem (check_repeats)
     rhyme_repeated: float = 0.0  # share of poems with a rhyme character twice
+    odd_doubled: float = 0.0  # share of poems with a 叠字 of a character the poems seldom double
+    seasons: float = 0.0  # share of poems that write both 春 and 秋 (mixes_seasons)
 
 
 CONTROL_POEMS = 2000  # poems per form the two controls shuffle (a random sample, by ``seed``)
@@ -478,6 +499,8 @@ def baseline(poems, seed: int = 0) -> dict[str, Baseline]:
             unknown=sum(c not in known for b in shaped for line in b for c in line) / max(1, n_chars),
             repeat_share=sum(r.repeated for r in repeats) / max(1, sum(r.chars for r in repeats)),
             rhyme_repeated=_mean(r.rhyme_repeated > 0 for r in repeats),
+            odd_doubled=_mean(r.odd_doubled > 0 for r in repeats),
+            seasons=_mean(mixes_seasons(t) for t, c in zip(texts, checks) if c.form.ok),
         )
     return result
 

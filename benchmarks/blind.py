@@ -4,6 +4,7 @@ reader of classical poetry who is not told which is which; then the reader's sco
     python benchmarks/blind.py write runs/poems-cpu /tmp/reading-1 --seed 1    # --strict's defaults
     python benchmarks/blind.py write runs/poems-cpu /tmp/reading-0 --seed 0 --old --temperature 0.8 --best-of 1
                                                                       # --strict as it was before issue 22
+    python benchmarks/blind.py write runs/poems-cpu /tmp/reading-4 --seed 4 --no-idiom    # before the idiom rules
     # the reader fills /tmp/reading-1/scores.csv: number,sense,craft,accepted,machine
     python benchmarks/blind.py score /tmp/reading-1
 
@@ -57,7 +58,8 @@ def write(args) -> None:
         for k, keywords in enumerate(KEYWORDS):
             seed = args.seed * 100 + f * len(KEYWORDS) + k
             ids = encode_prompt(tok, ckpt, None, form, keywords)
-            make = lambda: PoemConstraint(tok, form, keywords, no_repeat=not args.old)  # noqa: E731
+            make = lambda: PoemConstraint(tok, form, keywords, no_repeat=not args.old,  # noqa: E731
+                                          idiom=not (args.old or args.no_idiom))
             [(text, nll)] = best_of(model, tok, ids, args.best_of, make_constraint=make, temperature=args.temperature,
                                     top_p=args.top_p, seed=seed, max_new_tokens=model.config.block_size - len(ids))
             items.append({"form": form, "text": text, "source": "model", "keywords": keywords, "seed": seed,
@@ -70,7 +72,8 @@ def write(args) -> None:
              for n, it in enumerate(items, 1)]
     (out / "list.md").write_text("\n\n".join(lines) + "\n", encoding="utf-8")
     how = {"checkpoint": str(args.checkpoint), "temperature": args.temperature, "top_p": args.top_p,
-           "best_of": args.best_of, "no_repeat": not args.old, "seed": args.seed}
+           "best_of": args.best_of, "no_repeat": not args.old, "idiom": not (args.old or args.no_idiom),
+           "seed": args.seed}
     (out / "key.json").write_text(json.dumps({"how": how, "items": items}, ensure_ascii=False, indent=1),
                                   encoding="utf-8")
     print(f"{len(items)} poems -> {out / 'list.md'} (key: {out / 'key.json'})")
@@ -105,7 +108,9 @@ def main(argv=None) -> None:
     w.add_argument("--temperature", type=float, default=STRICT_TEMPERATURE)
     w.add_argument("--top-p", type=float, default=None)
     w.add_argument("--best-of", type=int, default=STRICT_BEST_OF)
-    w.add_argument("--old", action="store_true", help="--strict without the no-repeat rule (as it was)")
+    w.add_argument("--old", action="store_true", help="--strict without the no-repeat and idiom rules (as it was)")
+    w.add_argument("--no-idiom", action="store_true",
+                   help="--strict without the idiom rules (叠字 as the poems write them, one season), as before them")
     s = sub.add_parser("score", help="the table of a filled scores.csv")
     s.add_argument("out")
     args = p.parse_args(argv)

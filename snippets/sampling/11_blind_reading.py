@@ -9,7 +9,9 @@ from blind import main  # noqa: E402
 # Before: one --strict draw at temperature 0.8, repeats allowed. After: --strict's defaults (0.6, best of 8).
 # Large: the same defaults from the poems-large preset (6 layers, 384 wide), trained on a GPU; best32: the
 # most likely of 32 instead of 8. Muon: the defaults again, from poems-cpu trained with Muon (lesson 16).
+# Idiom: that model, with the idiom rules --strict now adds (叠字 as the Tang poems write them, one season);
+# idiom-cool: the same at temperature 0.3.
 for name in ("2026-12-04-before", "2026-12-04-after", "2026-12-04-large", "2026-12-04-large-best32",
-             "2026-12-04-muon"):
+             "2026-12-04-muon", "2026-12-04-idiom", "2026-12-04-idiom-cool"):
     print(name)
     main(["score", str(root / "benchmarks" / "readings" / name)])

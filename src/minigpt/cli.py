@@ -173,8 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--strict", action="store_true",
                    help="with --form and --keywords: mask the logits at every step so the poem surely has "
                         "the form's shape, rhymes in one 平声 group, follows a standard 平仄 pattern "
-                        "(一三五不论) and contains every keyword; the model still picks among the allowed "
-                        "characters")
+                        "(一三五不论) and contains every keyword, with no character twice but as a 叠字 the Tang "
+                        "poems use (one per four lines) and not both 春 and 秋; the model still picks among the "
+                        "allowed characters")
     g.add_argument("--best-of", type=_positive_int, metavar="N",
                    help="draw N candidates for each sample and print the one the model itself finds most likely "
                         "(lowest loss per token); default 1, 8 with --strict")
@@ -300,9 +301,8 @@ def cmd_train(args) -> int:
 
 def cmd_generate(args) -> int:
     from minigpt import poetry
-    from minigpt.constrain import PoemConstraint
     from minigpt.generate import (STRICT_BEST_OF, STRICT_TEMPERATURE, TEMPERATURE, best_of, corpus_of, crop,
-                                  describe_check, encode_prompt, generate_text, load_model)
+                                  describe_check, encode_prompt, generate_text, load_model, strict_constraint)
     from minigpt.presets import PRESETS
 
     wants_poem = args.form is not None or args.keywords is not None
@@ -318,7 +318,7 @@ def cmd_generate(args) -> int:
         if form is None or args.keywords is None:
             raise UsageError("--strict needs --form and --keywords (e.g. --form 五绝 --keywords 月,江)")
         if corpus_of(ckpt) == "poems":  # else encode_prompt says it needs a poems checkpoint
-            constraint = PoemConstraint(tokenizer, form, args.keywords)
+            constraint = strict_constraint(tokenizer, form, args.keywords)
     ids = encode_prompt(tokenizer, ckpt, args.prompt, form, args.keywords)
     block_size = model.config.block_size
     ids, dropped = crop(ids, block_size)
@@ -335,7 +335,7 @@ def cmd_generate(args) -> int:
     options = dict(max_new_tokens=max_new, temperature=temperature, top_k=args.top_k, top_p=args.top_p,
                    seed=args.seed, use_cache=not args.no_cache, stop_at_eos=is_poems)  # poems end with <eos>
     if n_best > 1:
-        rebuild = (lambda: PoemConstraint(tokenizer, form, args.keywords)) if constraint is not None else None
+        rebuild = (lambda: strict_constraint(tokenizer, form, args.keywords)) if constraint is not None else None
         texts = [text for text, _ in best_of(model, tokenizer, ids, n_best, args.num_samples,
                                              make_constraint=rebuild, **options)]
     else:

@@ -110,7 +110,7 @@ def main(argv=None) -> None:
     w.add_argument("--best-of", type=int, default=STRICT_BEST_OF)
     w.add_argument("--old", action="store_true", help="--strict without the no-repeat and idiom rules (as it was)")
     w.add_argument("--no-idiom", action="store_true",
-                   help="--strict without the idiom rules (叠字 as the poems write them, one season), as before them")
+                   help="--strict without the idiom rules (叠字, seasons and rhymes as the poems have them), as before")
     s = sub.add_parser("score", help="the table of a filled scores.csv")
     s.add_argument("out")
     args = p.parse_args(argv)

@@ -91,6 +91,7 @@ class Sample:
     check: object  # poetry.PoemCheck
     repeats: object  # poetry.Repeats
     seasons: bool  # writes both 春 and 秋 (poetry.mixes_seasons)
+    rare_rhyme: bool  # rhymes by a reading the poems seldom rhyme in (poetry.rhymes_by_a_rare_reading)
     nll: float  # mean NLL per token under the model
     tokens: int  # tokens generated, <eos> included
     seconds: float
@@ -109,6 +110,7 @@ def summarize(samples: list[Sample]) -> dict:
             "rhyme_repeated": sum(s.repeats.rhyme_repeated > 0 for s in samples) / n,
             "odd_doubled": sum(s.repeats.odd_doubled > 0 for s in samples) / n,
             "seasons": sum(s.seasons for s in samples) / n,
+            "rare_rhyme": sum(s.rare_rhyme for s in samples) / n,
             "nll": float(np.nanmean([s.nll for s in samples])) if samples else float("nan"),
             "tokens_per_s": sum(s.tokens for s in samples) / max(1e-9, sum(s.seconds for s in samples))}
 
@@ -138,8 +140,8 @@ def write_poems(model, tokenizer, prompts, modes, temperature: float = 0.8) -> d
             text = tokenizer.decode(poem, skip_special=True)
             check = poetry.check_poem(text, form, keywords)
             nll = poem_nll(model, ids, poem) if poem else float("nan")
-            written[mode].append(Sample(form, check, poetry.check_repeats(text), poetry.mixes_seasons(text), nll,
-                                        len(row), seconds))
+            written[mode].append(Sample(form, check, poetry.check_repeats(text), poetry.mixes_seasons(text),
+                                        poetry.rhymes_by_a_rare_reading(text, form), nll, len(row), seconds))
     return {m: {"all": summarize(s), **{f: summarize([x for x in s if x.form == f]) for f in poetry.FORMS}}
             for m, s in written.items()}
 
@@ -168,6 +170,7 @@ def bench_poems(checkpoint: str = "runs/poems-cpu", samples: int = 200, temperat
                 "rhyme_repeated": sum(real[f].rhyme_repeated * w for f, w in weight.items()),
                 "odd_doubled": sum(real[f].odd_doubled * w for f, w in weight.items()),
                 "seasons": sum(real[f].seasons * w for f, w in weight.items()),
+                "rare_rhyme": sum(real[f].rare_rhyme * w for f, w in weight.items()),
                 "tone_share": sum(real[f].tone_share * w for f, w in weight.items())}
     return {"checkpoint": ckpt["path"], "step": int(ckpt["step"]), "val_loss": val_loss, "val_tokens": count,
             "samples": len(prompts), "skipped": skipped, "temperature": temperature, "free": modes[FREE],
@@ -203,22 +206,24 @@ def report(say, options) -> None:
         say(f"  {r['samples']} samples at temperature {r['temperature']}, as many per form, from validation poems' "
             f"forms and keywords{passed}; sample i with seed i, batch 1; NLL: the model's loss on its poem")
         say(f"  {'':<11}{'form':>7}{'rhyme':>8}{'tone share':>12}{'keywords':>10}{'repeats':>9}{'rhyme 2x':>9}"
-            f"{'odd 叠字':>8}{'春+秋':>7}{'NLL/token':>11}{'tokens/s':>10}")
+            f"{'odd 叠字':>8}{'春+秋':>7}{'rare rhyme':>11}{'NLL/token':>11}{'tokens/s':>10}")
         free, strict, real = r["free"]["all"], r["strict"]["all"], r["baseline"]
         default = r["default"]["all"]
         for name, m in (("free", free), ("strict 1x", strict), ("--strict", default)):
             slower = f"  ({free['tokens_per_s'] / m['tokens_per_s']:.2f}x slower)" if m is not free else ""
             say(f"  {name:<11}{m['form']:>7.1%}{m['rhyme']:>8.1%}{m['tone_share']:>12.3f}{m['keywords']:>10.1%}"
                 f"{m['repeat_share']:>9.1%}{m['rhyme_repeated']:>9.1%}{m['odd_doubled']:>10.1%}{m['seasons']:>8.1%}"
+                f"{m['rare_rhyme']:>11.1%}"
                 f"{m['nll']:>11.3f}{m['tokens_per_s']:>10,.0f}{slower}")
         say(f"  {'real poems':<11}{real['form']:>7.1%}{real['rhyme']:>8.1%}{real['tone_share']:>12.3f}"
             f"{'(own)':>10}{real['repeat_share']:>9.1%}{real['rhyme_repeated']:>9.1%}{real['odd_doubled']:>10.1%}"
-            f"{real['seasons']:>8.1%}")
+            f"{real['seasons']:>8.1%}{real['rare_rhyme']:>11.1%}")
         say(f"  strict 1x: one draw at temperature {r['temperature']} under the rules; --strict: as minigpt generate "
             f"--strict writes by default (temperature {STRICT_TEMPERATURE}, the most likely of {STRICT_BEST_OF})")
         say("  repeats: characters that repeat an earlier one in their poem (叠字 included); rhyme 2x: poems that "
             "end two even lines in the same character; odd 叠字: poems that double a character the Tang poems seldom "
-            "double (别别; src/minigpt/doubles.txt); 春+秋: poems that write both")
+            "double (别别; src/minigpt/doubles.txt); 春+秋: poems that write both; rare rhyme: poems that rhyme "
+            "only by a reading the poems seldom rhyme in (逢 with 江; src/minigpt/rare_rhymes.txt)")
         strict = default  # the targets are the default command's
         hit = all(strict[k] == 1.0 for k in ("form", "rhyme", "keywords"))
         say(f"  --strict targets: form, rhyme, keywords 100%: {say.mark(hit)}; tone share >= real poems: "

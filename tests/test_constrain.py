@@ -203,6 +203,21 @@ def test_idiom_keeps_to_one_season():
     assert all("秋" in t and "春" not in t for t in poems), poems
 
 
+def test_idiom_rhymes_a_character_only_where_the_poems_do():
+    """The book lists 逢 in 三江 too; a model that loves 逢 and 江 (and may write them again and again) rhymes them
+    together without the idiom rules and never with them (poetry.rare_rhymes)."""
+    tok = CharTokenizer(set(sorted(rhyme.table().groups_of)[::5]) | set("逢江月") | set("".join(poetry.FORMS))
+                        | set(poetry.LINE_ENDS + KEYWORD_SEP + "："))
+    bias = np.zeros(tok.vocab_size)
+    bias[tok.encode("逢江")] = 9.0
+    rng = np.random.default_rng(6)
+    for idiom in (False, True):
+        poems = write(tok, "五言绝句", ["月"], rng, rows=8, bias=bias, idiom=idiom, no_repeat=False)  # both, often
+        rare = [t for t in poems if poetry.rhymes_by_a_rare_reading(t, "五言绝句")]
+        assert all(poetry.check_poem(t, "五言绝句", ["月"]).rhyme.ok for t in poems), poems
+        assert (not rare) if idiom else rare, poems
+
+
 def test_a_keywords_characters_wait_for_the_keyword(tok):
     """A model that loves 风 writes it only inside 春风 (once), under the rule; the control writes it more."""
     rng = np.random.default_rng(2)

@@ -36,9 +36,11 @@ an opening given after it must keep the rules too. The rules (those ``minigpt.po
   makes that early, which reads better than the deadline alone (``KEYWORD_BOOST``; ``boost=None``
   leaves only the deadline);
 - idiom (``idiom=True``, as ``minigpt generate --strict`` sets it): a 叠字 only of a character the Tang
-  poems double (``poetry.doubles``: 萧萧, not 别别), at most one per four lines, and not both 春 and 秋 in
-  one poem (real poems: 1.2%). Without these, a draw under the other rules doubled an unused character in
-  12% of poems and wrote both seasons in 4.5%; blind readers had named both.
+  poems double (``poetry.doubles``: 萧萧, not 别别), at most one per four lines; not both 春 and 秋 in
+  one poem (real poems: 1.2%); a rhyme only in a group the poems rhyme the character in
+  (``poetry.rare_rhymes``: 逢 is listed in 三江 too, and never rhymes there). Without these, a draw under
+  the other rules doubled an unused character in 12% of poems and wrote both seasons in 4.5%; blind
+  readers had named all three.
 """
 
 from __future__ import annotations
@@ -133,7 +135,12 @@ class PoemConstraint:
         self.standard = np.array([tokenizer.stoi.get(poetry.standard(t), i) for i, t in enumerate(tokenizer.itos)])
         # rhyme groups with enough members here to end every rhyming line with a different character
         self.min_members = min_members or len(self.rhyme_lines) + 1
-        self.members = {g: m & self.han for g, m in members.items() if m.sum() >= self.min_members}
+        members = {g: m & self.han for g, m in members.items()}
+        if idiom:  # a character rhymes only in the groups the Tang poems rhyme it in (not 逢 with 江)
+            for c, g in poetry.rare_rhymes():
+                if c in tokenizer.stoi and g in members:
+                    members[g][tokenizer.stoi[c]] = False
+        self.members = {g: m for g, m in members.items() if m.sum() >= self.min_members}
         self._rhyme_masks: dict[frozenset, np.ndarray] = {}
         self.eos = np.arange(V) == tokenizer.eos_id
         self.punct = [np.isin(np.arange(V), [tokenizer.stoi[c] for c in ends if c in tokenizer.stoi])

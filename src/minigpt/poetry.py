@@ -104,6 +104,14 @@ def doubles() -> frozenset[str]:
     return frozenset(line.split("\t")[0] for line in text.splitlines() if line and not line.startswith("#"))
 
 
+@lru_cache(maxsize=1)
+def rare_rhymes() -> frozenset[tuple[str, str]]:
+    """(character, 平声 group) pairs the rhyme book lists but the Tang poems almost never rhyme in (逢 in 三江):
+    the 39 of ``rare_rhymes.txt``, counted by tools/rare_rhymes.py over the cleaned poems."""
+    text = (Path(__file__).parent / "rare_rhymes.txt").read_text(encoding="utf-8")
+    return frozenset(tuple(line.split("\t")[:2]) for line in text.splitlines() if line and not line.startswith("#"))
+
+
 def standard(char: str) -> str:
     """The standard form of ``char``: 鴈 -> 雁; a character with no variant entry is its own standard form."""
     return variants().get(char, char)
@@ -405,6 +413,23 @@ def check_repeats(text: str) -> Repeats:
 SEASONS = ("春", "秋")  # a poem keeps to one: real poems write both in about 1 in 80
 
 
+def rhyme_chars(text: str, first_line: bool) -> list[str]:
+    """The characters at ``text``'s rhymes: every even line's last, and line 1's when it rhymes too."""
+    bodies = [line[:-1] for line in split_lines(text)]
+    return [b[-1] for b in bodies[1::2]] + ([bodies[0][-1]] if first_line else [])
+
+
+def rhymes_by_a_rare_reading(text: str, form: str) -> bool:
+    """Do ``text``'s rhymes share a 平声 group only by a reading the poems seldom rhyme in (逢 with 江)?"""
+    check = check_poem(text, form).rhyme  # None: not the form's shape
+    if check is None or not check.ok:
+        return False
+    t, rare = rhyme.table(), rare_rhymes()
+    ends = rhyme_chars(text, check.first_line)
+    shared = frozenset.intersection(*(t.groups_of[c] for c in ends))
+    return not any(t.tone_of[g] == PING and all((c, g) not in rare for c in ends) for g in shared)
+
+
 def mixes_seasons(text: str) -> bool:
     """Does ``text`` write both 春 and 秋?"""
     return all(c in text for c in SEASONS)
@@ -441,6 +466,7 @@ class Baseline:
     rhyme_repeated: float = 0.0  # share of poems with a rhyme character twice
     odd_doubled: float = 0.0  # share of poems with a 叠字 of a character the poems seldom double
     seasons: float = 0.0  # share of poems that write both 春 and 秋 (mixes_seasons)
+    rare_rhyme: float = 0.0  # share of poems that rhyme by a seldom-used reading (rhymes_by_a_rare_reading)
 
 
 CONTROL_POEMS = 2000  # poems per form the two controls shuffle (a random sample, by ``seed``)
@@ -501,6 +527,7 @@ def baseline(poems, seed: int = 0) -> dict[str, Baseline]:
             rhyme_repeated=_mean(r.rhyme_repeated > 0 for r in repeats),
             odd_doubled=_mean(r.odd_doubled > 0 for r in repeats),
             seasons=_mean(mixes_seasons(t) for t, c in zip(texts, checks) if c.form.ok),
+            rare_rhyme=_mean(rhymes_by_a_rare_reading(t, form) for t, c in zip(texts, checks) if c.form.ok),
         )
     return result
 

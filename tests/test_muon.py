@@ -10,7 +10,7 @@ import torch
 from minigpt import gpt_torch
 from minigpt.checkpoint import CheckpointError
 from minigpt.config import GPTConfig, TrainConfig
-from minigpt.muon import Muon, Optimizers, orthogonalize, split_params
+from minigpt.muon import Muon, Optimizers, hidden_matrices, orthogonalize
 from minigpt.train import train
 from test_train import text_corpus, tiny
 
@@ -53,15 +53,25 @@ def test_muon_refuses_vectors_and_a_bad_momentum():
         Muon([torch.nn.Parameter(torch.zeros(3, 3))], momentum=1.0)
 
 
-def test_split_params_gives_muon_the_blocks_matrices():
-    model = gpt_torch.GPT(GPTConfig(vocab_size=11, n_layer=2, n_embd=8, n_head=2))
-    hidden, decay, no_decay = split_params(model)
+def test_muon_takes_the_blocks_matrices_and_adamw_the_rest():
+    from minigpt.config import TrainConfig
+    from minigpt.train import TorchEngine
+
+    config = GPTConfig(vocab_size=11, n_layer=2, n_embd=8, n_head=2)
+    model = gpt_torch.GPT(config)
     names = {id(p): n for n, p in model.named_parameters()}
-    assert sorted(names[id(p)] for p in decay) == ["wpe.weight", "wte.weight"]  # wte is the output layer too
+    hidden = hidden_matrices(model)
     assert all(names[id(p)].startswith("blocks.") and p.dim() == 2 for p in hidden)
     assert len(hidden) == 2 * 6  # q, k, v, proj, fc, mlp proj per block
-    assert all(p.dim() == 1 for p in no_decay)
-    assert len(hidden) + len(decay) + len(no_decay) == len(list(model.parameters()))
+    engine = TorchEngine(TrainConfig(optimizer="muon", weight_decay=0.1, dtype="float32"), config)
+    names = {id(p): n for n, p in engine.model.named_parameters()}
+    adamw, muon = engine.optimizer.optimizers
+    decay, no_decay = adamw.param_groups
+    assert [names[id(p)] for p in decay["params"]] == ["wte.weight", "wpe.weight"]  # wte is the output layer too
+    assert decay["weight_decay"] == 0.1 and no_decay["weight_decay"] == 0.0
+    assert all(p.dim() == 1 for p in no_decay["params"])
+    assert [names[id(p)] for p in muon.param_groups[0]["params"]] == [names[id(p)] for p in hidden_matrices(engine.model)]
+    assert sum(len(g["params"]) for g in engine.optimizer.param_groups) == len(list(engine.model.parameters()))
 
 
 def test_optimizers_state_round_trip_and_mismatch():

@@ -5,7 +5,7 @@ momentum of the gradients, as SGD does, and replaces that (m, n) matrix U S V^T 
 matrix nearest to it, so that every direction the matrix maps gets a step of the same size, not only the
 few directions that dominate the gradient. Five Newton-Schulz iterations (matrix products only) come close
 enough to U V^T. It is meant for the matrices inside the blocks; embeddings, gains and biases stay with AdamW
-(``TrainConfig.optimizer = "muon"`` splits them so: ``split_params``).
+(``TrainConfig.optimizer = "muon"`` splits them so: ``hidden_matrices``).
 
     >>> import torch
     >>> g = torch.randn(8, 3, generator=torch.Generator().manual_seed(0))
@@ -115,16 +115,7 @@ class Optimizers:
             opt.load_state_dict(s)
 
 
-def split_params(model: torch.nn.Module) -> tuple[list, list, list]:
-    """(matrices for Muon, other matrices and embeddings for AdamW with decay, vectors for AdamW without):
-    Muon takes the blocks' 2-D weights; the token and position embeddings (wte is also the output layer) stay
-    with AdamW, as do biases and LayerNorm gains."""
-    muon, decay, no_decay = [], [], []
-    for name, p in model.named_parameters():
-        if p.dim() < 2:
-            no_decay.append(p)
-        elif name.startswith("blocks."):
-            muon.append(p)
-        else:
-            decay.append(p)
-    return muon, decay, no_decay
+def hidden_matrices(model: torch.nn.Module) -> list[torch.nn.Parameter]:
+    """The parameters Muon takes: the blocks' 2-D weights. The token and position embeddings (wte is also the
+    output layer), biases and LayerNorm gains stay with AdamW."""
+    return [p for name, p in model.named_parameters() if name.startswith("blocks.") and p.dim() == 2]

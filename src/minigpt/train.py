@@ -79,12 +79,13 @@ class TorchEngine:
         self.grad_clip = config.grad_clip
         # Mixed precision: matmuls in bfloat16, weights, optimizer state and the loss in float32.
         self.dtype = resolve_dtype(config.dtype, self.device)
-        if config.optimizer == "muon":  # the blocks' matrices move to Muon; the schedule drives both
-            hidden, decay, no_decay = muon.split_params(self.model)
-            adamw = make_adamw([{"params": decay, "weight_decay": config.weight_decay},
-                                {"params": no_decay, "weight_decay": 0.0}], config, self.device)
-            self.optimizer = muon.Optimizers(adamw, muon.Muon(hidden, lr=config.lr, scale=config.muon_lr / config.lr,
-                                                              ns_dtype=self.dtype))
+        if config.optimizer == "muon":  # the blocks' matrices move from AdamW to Muon; the schedule drives both
+            hidden = muon.hidden_matrices(self.model)
+            moved = {id(p) for p in hidden}
+            groups[0]["params"] = [p for p in decay if id(p) not in moved]  # the embeddings stay
+            self.optimizer = muon.Optimizers(make_adamw(groups, config, self.device),
+                                             muon.Muon(hidden, lr=config.lr, scale=config.muon_lr / config.lr,
+                                                       ns_dtype=self.dtype))
 
     def autocast(self):
         return torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.dtype == torch.bfloat16)

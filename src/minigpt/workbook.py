@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import locale
 import os
-import re
 import sys
 import traceback
 from dataclasses import dataclass
@@ -111,55 +110,13 @@ minigpt check --all --workbook {dir}
 }
 
 
-# the graders write English; in Chinese the words every report shares are translated (the numbers and code stay),
-# then each grader's own sentences (minigpt.checks.zh)
-ZH_REPORT = [
-    (re.compile(r"  parameter names: expected the lesson's (\d+) names"), r"  参数名：应该是课上的 \1 个名字"),
-    ("\n  missing  ", "\n  缺少     "),
-    ("\n  extra    ", "\n  多出     "),
-    ("use the lesson's names, so that the library's weights load into your model",
-     "用课上的名字，库里的权重才能装进你的模型"),
-    ("after loss.backward(), these parameters have no gradient (None or all zeros): ",
-     "loss.backward() 之后，这些参数没有梯度（None 或全是 0）："),
-    ("build every step from Tensor ops, so that backward reaches them", "每一步都用 Tensor 的运算搭出来，反向传播才能走到它们"),
-    (": not yet", "：还没通过"),
-    (": passed", "：通过"),
-    (": every check passed", "：全部通过"),
-    ("\n  expected ", "\n  期望     "),
-    ("\n    expected ", "\n    期望     "),
-    ("\n  got      ", "\n  得到     "),
-    ("\n    got      ", "\n    得到     "),
-    ("\n    expected\n", "\n    期望\n"),
-    ("\n    got\n", "\n    得到\n"),
-    ("it matches a known mistake: ", "和一个常见错误吻合："),
-    ("the largest difference", "差得最多"),
-    ("first 6 numbers", "前 6 个数"),
-    (re.compile(r"\(line (\d+) of ([\w.]+\.py): "), r"（\2 第 \1 行：", ")", "）"),
-]
-
-
 def translate(report: str, lang: str) -> str:
-    """A grader's report in ``lang``: as written for English; for Chinese, its shared words translated, then the
-    grader's own sentences (``minigpt.checks.zh``)."""
+    """A grader's report in ``lang``: as written for English; for Chinese, ``minigpt.checks.zh.translate``."""
     if lang != "zh":
         return report
-    from minigpt.checks import zh as hints
+    from minigpt.checks import zh
 
-    for en, zh, *close in ZH_REPORT:
-        if isinstance(en, str):
-            report = report.replace(en, zh)
-            continue
-        if not close:
-            report = en.sub(zh, report)
-            continue
-        lines = []
-        for line in report.split("\n"):  # a location in brackets: (file line n: code) -> （file 第 n 行：code）
-            new = en.sub(zh, line)
-            if new != line and line.endswith(close[0]):
-                new = new[: -len(close[0])] + close[1]
-            lines.append(new)
-        report = "\n".join(lines)
-    return hints.translate(report)
+    return zh.translate(report)
 
 
 def language(lang: str | None = None) -> str:

@@ -1,7 +1,7 @@
 """The graders' own sentences in Chinese, for ``minigpt check --lang zh``.
 
-The graders write English; ``minigpt.workbook.translate`` first translates the words every report shares
-(``ZH_REPORT``: "not yet", "expected", "got", the reader's line), then applies this table. An entry is an
+The graders write English; ``translate`` first translates the words every report shares (``SHARED``: "not
+yet", "expected", "got", the reader's line), then applies the graders' sentences (``TABLE``). An entry is an
 English sentence and its Chinese: written as a template, ``{}`` standing for what the grader filled in (a
 number, a shape, the reader's function name), which passes through as ``{0}``, ``{1}``... in the Chinese;
 or a compiled regex, its groups passing through the same way. Entries apply in order, so a long sentence
@@ -14,6 +14,32 @@ from __future__ import annotations
 import re
 
 NUMBER = r"(-?\d[\d.]*(?:e[+-]?\d+)?)"  # a number a grader printed, e.g. 4 or 1.0e-06
+
+# the words every report shares (the numbers and code stay), translated first
+SHARED = [
+    (re.compile(r"  parameter names: expected the lesson's (\d+) names"), r"  参数名：应该是课上的 \1 个名字"),
+    ("\n  missing  ", "\n  缺少     "),
+    ("\n  extra    ", "\n  多出     "),
+    ("use the lesson's names, so that the library's weights load into your model",
+     "用课上的名字，库里的权重才能装进你的模型"),
+    ("after loss.backward(), these parameters have no gradient (None or all zeros): ",
+     "loss.backward() 之后，这些参数没有梯度（None 或全是 0）："),
+    ("build every step from Tensor ops, so that backward reaches them", "每一步都用 Tensor 的运算搭出来，反向传播才能走到它们"),
+    (": not yet", "：还没通过"),
+    (": passed", "：通过"),
+    (": every check passed", "：全部通过"),
+    ("\n  expected ", "\n  期望     "),
+    ("\n    expected ", "\n    期望     "),
+    ("\n  got      ", "\n  得到     "),
+    ("\n    got      ", "\n    得到     "),
+    ("\n    expected\n", "\n    期望\n"),
+    ("\n    got\n", "\n    得到\n"),
+    ("it matches a known mistake: ", "和一个常见错误吻合："),
+    ("the largest difference", "差得最多"),
+    ("first 6 numbers", "前 6 个数"),
+    (re.compile(r"\(line (\d+) of ([\w.]+\.py): "), r"（\2 第 \1 行：", ")", "）"),
+]
+
 
 # the one place the reader's function name is not known
 NAMES = [
@@ -517,8 +543,29 @@ def _compile(en):
 RULES = [(_compile(en), zh) for en, zh in TABLE]
 
 
+def _shared(report: str) -> str:
+    """``report`` with the words of ``SHARED`` in Chinese; a location in brackets, (file line n: code), becomes
+    （file 第 n 行：code）."""
+    for en, zh, *close in SHARED:
+        if isinstance(en, str):
+            report = report.replace(en, zh)
+            continue
+        if not close:
+            report = en.sub(zh, report)
+            continue
+        lines = []
+        for line in report.split("\n"):
+            new = en.sub(zh, line)
+            if new != line and line.endswith(close[0]):
+                new = new[: -len(close[0])] + close[1]
+            lines.append(new)
+        report = "\n".join(lines)
+    return report
+
+
 def translate(report: str) -> str:
-    """``report`` (its shared words already in Chinese) with every grader sentence of the table in Chinese."""
+    """A grader's English ``report`` in Chinese: the shared words, then every grader sentence of the table."""
+    report = _shared(report)
     for pattern, zh in RULES:
         if pattern.groups == 0:
             report = pattern.sub(zh.replace("\\", "\\\\"), report)

@@ -11,7 +11,7 @@ from minigpt.train import NumpyEngine, TorchEngine
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--threads", type=int, default=1)
-parser.add_argument("--repeats", type=int, default=7)
+parser.add_argument("--repeats", type=int, default=15)
 parser.add_argument("--report", action="store_true", help="print the measured times and the machine")
 args = parser.parse_args()
 torch.set_num_threads(args.threads)

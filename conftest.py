@@ -9,7 +9,9 @@ A script block runs as ``python snippets/<lesson>/NN_what.py`` from the reposito
 of its own (a fork of a warm interpreter that has imported numpy and torch: tools/fork_server.py); a shell
 block runs under ``bash -euo pipefail``. Each distinct command runs once per session, in
 parallel (MINIGPT_PAGE_JOBS processes, default: one per CPU), and every page that shows it (both
-languages) is compared with that one output. A shown block (a section of a lesson module or of src/) is
+languages) is compared with that one output. A script that times itself (``course_pages.times_itself``)
+is not started ahead: it runs when its block is checked, after the unit tests, with no other command
+running (``course_pages.RunLock``), so that its timings measure it and not its neighbours. A shown block (a section of a lesson module or of src/) is
 never run; a norun block is reported as skipped, with the reason the reader sees.
 
 This file lives at the repository root on purpose: a conftest.py under docs/ would be copied into the site.
@@ -30,6 +32,7 @@ TIMEOUT = int(os.environ.get("MINIGPT_BLOCK_TIMEOUT", "300"))
 _site: course_pages.Site | None = None
 _runs: dict[tuple[str, str], Future] = {}
 _pool: ThreadPoolExecutor | None = None
+_lock = course_pages.RunLock()
 
 
 def pytest_configure(config):
@@ -52,8 +55,23 @@ def pytest_collection_finish(session):
     if keys:
         _pool = ThreadPoolExecutor(int(os.environ.get("MINIGPT_PAGE_JOBS", 0)) or os.cpu_count() or 1)
         for key in keys:
-            if key not in _runs:
-                _runs[key] = _pool.submit(course_pages.run, key, ROOT, TIMEOUT)
+            if key not in _runs and not course_pages.times_itself(key, ROOT):
+                _runs[key] = _pool.submit(_run_shared, key)
+
+
+def _run_shared(key):
+    with _lock.shared():
+        return course_pages.run(key, ROOT, TIMEOUT)
+
+
+def _result(key):
+    """What ``key``'s command printed: started ahead, or now, alone, for a script that times itself."""
+    if key not in _runs:
+        done = Future()
+        with _lock.alone():
+            done.set_result(course_pages.run(key, ROOT, TIMEOUT))
+        _runs[key] = done
+    return _runs[key].result()
 
 
 def pytest_sessionfinish(session):
@@ -103,7 +121,7 @@ class BlockItem(pytest.Item):
             pytest.skip(f"not run: {b.reason}")
         if b.kind == "shown":
             return  # displayed, never run; the conventions test checked that it is there and not empty
-        problem = course_pages.report(b, _runs[b.run_key].result())
+        problem = course_pages.report(b, _result(b.run_key))
         if problem:
             raise Failure(problem)
 

@@ -299,3 +299,44 @@ def test_readme_marks_a_skipped_block_with_a_bold_lead_in(tmp_path):
     assert page.problems == [] and page.blocks[0].kind == "norun"
     _, page = project(tmp_path, README.format(lead="Start the site:"), name="README.md")
     assert len(page.problems) == 1 and "README.md:6" in page.problems[0] and "**Not run by the tests**" in page.problems[0]
+
+
+def test_a_script_that_times_itself_runs_alone(tmp_path):
+    """times_itself picks the scripts that read time.perf_counter; RunLock.alone waits for the commands that
+    run and keeps new ones from starting until it is done, while shared commands run side by side."""
+    import threading
+    import time
+
+    (tmp_path / "timed.py").write_text("import time\nt0 = time.perf_counter()\n")
+    (tmp_path / "plain.py").write_text("print(1)\n")
+    assert cp.times_itself(("script", "timed.py"), tmp_path)
+    assert not cp.times_itself(("script", "plain.py"), tmp_path)
+    assert not cp.times_itself(("shell", "python -c 'import time; time.perf_counter()'"), tmp_path)
+
+    lock, log = cp.RunLock(), []
+    started = threading.Event()
+
+    def shared(name, hold):
+        with lock.shared():
+            log.append(f"{name} starts")
+            started.set()
+            time.sleep(hold)
+            log.append(f"{name} ends")
+
+    a, b = threading.Thread(target=shared, args=("a", 0.3)), threading.Thread(target=shared, args=("b", 0.3))
+    a.start()
+    b.start()
+    started.wait()
+    time.sleep(0.05)  # a and b both hold the lock now: shared commands run side by side
+    assert log.count("a starts") + log.count("b starts") == 2 and not any("ends" in x for x in log)
+    late = threading.Thread(target=shared, args=("late", 0.0))
+    with lock.alone():
+        log.append("alone")
+        late.start()  # asks for the lock while the timed run holds it: waits
+        time.sleep(0.1)
+        log.append("alone ends")
+    late.join()
+    a.join()
+    b.join()
+    assert log.index("alone") > max(log.index("a ends"), log.index("b ends")), log
+    assert log.index("late starts") > log.index("alone ends"), log

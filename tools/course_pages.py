@@ -344,6 +344,50 @@ def run(key: tuple[str, str], root: Path, timeout: int = 300) -> subprocess.Comp
         return subprocess.CompletedProcess(argv, -1, out, f"timed out after {timeout} s")
 
 
+class RunLock:
+    """Page commands share the machine; a command that times itself (``times_itself``) runs alone.
+
+    ``shared()`` is held while an ordinary command runs (several at once); ``alone()`` waits until none runs,
+    and keeps new ones from starting until it is done. A context manager each."""
+
+    def __init__(self):
+        self._cond = threading.Condition()
+        self._running = 0
+        self._alone = False
+
+    @contextlib.contextmanager
+    def shared(self):
+        with self._cond:
+            self._cond.wait_for(lambda: not self._alone)
+            self._running += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._running -= 1
+                self._cond.notify_all()
+
+    @contextlib.contextmanager
+    def alone(self):
+        with self._cond:
+            self._cond.wait_for(lambda: not self._alone)
+            self._alone = True
+            self._cond.wait_for(lambda: self._running == 0)
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._alone = False
+                self._cond.notify_all()
+
+
+def times_itself(key: tuple[str, str], root: Path) -> bool:
+    """Does this page command print a claim about its own speed (a script that reads ``time.perf_counter``)?
+    Such a command runs alone (``RunLock.alone``): beside other commands its timings would measure them."""
+    kind, what = key
+    return kind == "script" and "perf_counter" in (Path(root) / what).read_text(encoding="utf-8")
+
+
 OUTPUTS = ROOT / "tests" / "outputs"  # what another kind of CPU printed: tests/outputs/<cpu_kind()>/<run key>.txt
 
 

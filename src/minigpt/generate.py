@@ -152,9 +152,9 @@ def describe_check(text: str, form: str, keywords=()) -> str:
 def strict_constraint(tokenizer: CharTokenizer, form: str, keywords):
     """The constraint ``minigpt generate --strict`` writes under: the form's rules, and the idiom rules (叠字 only
     as the Tang poems write them, one per four lines; 春 and 秋 not in one poem; no rhyme by a reading the poems
-    never rhyme in, 逢 with 江). Two blind readers scored 20 poems
-    written with the idiom rules at sense 2.05 and 2.15 out of 5 (without them, three earlier readers: 1.55-1.75;
-    benchmarks/readings, the sampling lesson's "In the model" section)."""
+    never rhyme in, 逢 with 江). A blind reader scored 20 poems written so at sense 2.05 out of 5 (2.15 at
+    temperature 0.3); without the idiom rules, three earlier readers gave 1.55-1.75 (benchmarks/readings, the
+    sampling lesson's "In the model" section)."""
     from minigpt.constrain import PoemConstraint
 
     return PoemConstraint(tokenizer, form, keywords, idiom=True)

@@ -419,9 +419,10 @@ def rhyme_chars(text: str, first_line: bool) -> list[str]:
     return [b[-1] for b in bodies[1::2]] + ([bodies[0][-1]] if first_line else [])
 
 
-def rhymes_by_a_rare_reading(text: str, form: str) -> bool:
-    """Do ``text``'s rhymes share a 平声 group only by a reading the poems seldom rhyme in (逢 with 江)?"""
-    check = check_poem(text, form).rhyme  # None: not the form's shape
+def rhymes_by_a_rare_reading(text: str, form: str, check: RhymeCheck | None = None) -> bool:
+    """Do ``text``'s rhymes share a 平声 group only by a reading the poems seldom rhyme in (逢 with 江)?
+    ``check``: ``text``'s RhymeCheck when the caller has it (else ``check_poem`` makes it)."""
+    check = check or check_poem(text, form).rhyme  # None: not the form's shape
     if check is None or not check.ok:
         return False
     t, rare = rhyme.table(), rare_rhymes()
@@ -527,7 +528,7 @@ def baseline(poems, seed: int = 0) -> dict[str, Baseline]:
             rhyme_repeated=_mean(r.rhyme_repeated > 0 for r in repeats),
             odd_doubled=_mean(r.odd_doubled > 0 for r in repeats),
             seasons=_mean(mixes_seasons(t) for t, c in zip(texts, checks) if c.form.ok),
-            rare_rhyme=_mean(rhymes_by_a_rare_reading(t, form) for t, c in zip(texts, checks) if c.form.ok),
+            rare_rhyme=_mean(rhymes_by_a_rare_reading(t, form, c.rhyme) for t, c in zip(texts, checks) if c.form.ok),
         )
     return result
 

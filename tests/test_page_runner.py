@@ -305,7 +305,6 @@ def test_a_script_that_times_itself_runs_alone(tmp_path):
     """times_itself picks the scripts that read time.perf_counter; RunLock.alone waits for the commands that
     run and keeps new ones from starting until it is done, while shared commands run side by side."""
     import threading
-    import time
 
     (tmp_path / "timed.py").write_text("import time\nt0 = time.perf_counter()\n")
     (tmp_path / "plain.py").write_text("print(1)\n")
@@ -314,29 +313,44 @@ def test_a_script_that_times_itself_runs_alone(tmp_path):
     assert not cp.times_itself(("shell", "python -c 'import time; time.perf_counter()'"), tmp_path)
 
     lock, log = cp.RunLock(), []
-    started = threading.Event()
+    holding, release = [threading.Event(), threading.Event()], threading.Event()
 
-    def shared(name, hold):
+    def shared(i):
         with lock.shared():
-            log.append(f"{name} starts")
-            started.set()
-            time.sleep(hold)
-            log.append(f"{name} ends")
+            log.append(f"{i} starts")
+            holding[i].set()
+            release.wait(5)
+            log.append(f"{i} ends")
 
-    a, b = threading.Thread(target=shared, args=("a", 0.3)), threading.Thread(target=shared, args=("b", 0.3))
+    a, b = threading.Thread(target=shared, args=(0,)), threading.Thread(target=shared, args=(1,))
     a.start()
     b.start()
-    started.wait()
-    time.sleep(0.05)  # a and b both hold the lock now: shared commands run side by side
-    assert log.count("a starts") + log.count("b starts") == 2 and not any("ends" in x for x in log)
-    late = threading.Thread(target=shared, args=("late", 0.0))
-    with lock.alone():
-        log.append("alone")
-        late.start()  # asks for the lock while the timed run holds it: waits
-        time.sleep(0.1)
-        log.append("alone ends")
-    late.join()
-    a.join()
-    b.join()
-    assert log.index("alone") > max(log.index("a ends"), log.index("b ends")), log
+    assert all(h.wait(5) for h in holding)  # both hold the lock at once: shared commands run side by side
+    entered, leave, late_in = threading.Event(), threading.Event(), threading.Event()
+
+    def timed():
+        with lock.alone():
+            log.append("alone")
+            entered.set()
+            leave.wait(5)
+            log.append("alone ends")
+
+    def late():
+        with lock.shared():
+            log.append("late starts")
+            late_in.set()
+
+    t = threading.Thread(target=timed)
+    t.start()
+    assert not entered.wait(0.2)  # the timed run waits for the two running commands
+    release.set()
+    assert entered.wait(5)
+    c = threading.Thread(target=late)
+    c.start()
+    assert not late_in.wait(0.2)  # a command asked for while the timed run holds the lock waits
+    leave.set()
+    assert late_in.wait(5)
+    for th in (a, b, t, c):
+        th.join(5)
+    assert log.index("alone") > max(log.index("0 ends"), log.index("1 ends")), log
     assert log.index("late starts") > log.index("alone ends"), log

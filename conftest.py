@@ -11,8 +11,9 @@ block runs under ``bash -euo pipefail``. Each distinct command runs once per ses
 parallel (MINIGPT_PAGE_JOBS processes, default: one per CPU), and every page that shows it (both
 languages) is compared with that one output. A script that times itself (``course_pages.times_itself``)
 is not started ahead: it runs when its block is checked, after the unit tests, with no other command
-running (``course_pages.RunLock``), so that its timings measure it and not its neighbours. A shown block (a section of a lesson module or of src/) is
-never run; a norun block is reported as skipped, with the reason the reader sees.
+running (``course_pages.RunLock``), so that its timings measure it and not its neighbours. A shown block
+(a section of a lesson module or of src/) is never run; a norun block is reported as skipped, with the
+reason the reader sees.
 
 This file lives at the repository root on purpose: a conftest.py under docs/ would be copied into the site.
 """

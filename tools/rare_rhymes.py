@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from minigpt import data, poetry, rhyme
+from minigpt import data, poetry
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "minigpt" / "rare_rhymes.txt"
 MIN_USES, MAX_SHARE = 10, 0.05
@@ -29,15 +29,13 @@ HEADER = f"""\
 
 def count(poems) -> tuple[Counter, Counter]:
     """(uses of each character at a rhyme, uses of each (character, 平声 group) pair) over ``poems``."""
-    t = rhyme.table()
     uses, in_group = Counter(), Counter()
     for p in poems:
         check = poetry.check_poem(p.text, p.form)
         if not (check.form.ok and check.rhyme.ok):
             continue
         ends = poetry.rhyme_chars(p.text, check.rhyme.first_line)
-        shared = frozenset.intersection(*(t.groups_of[c] for c in ends))
-        level = [g for g in shared if t.tone_of[g] == rhyme.PING]
+        level = poetry.level_groups_shared(ends)
         for c in ends:
             uses[c] += 1
             in_group.update((c, g) for g in level)
@@ -45,12 +43,11 @@ def count(poems) -> tuple[Counter, Counter]:
 
 
 def rare(uses: Counter, in_group: Counter) -> list[tuple[str, str, int, int]]:
-    t = rhyme.table()
     out = []
     for c, n in uses.items():
         if n < MIN_USES:
             continue
-        for g in poetry._in_order(g for g in t.groups_of[c] if t.tone_of[g] == rhyme.PING):
+        for g in poetry.level_groups_shared([c]):
             if in_group[c, g] < MAX_SHARE * n:
                 out.append((c, g, in_group[c, g], n))
     return sorted(out, key=lambda r: (-r[3], r[0], r[1]))

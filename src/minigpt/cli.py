@@ -175,8 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "the form's shape, rhymes in one 平声 group, follows a standard 平仄 pattern "
                         "(一三五不论) and contains every keyword, with no character twice but as a 叠字 the Tang "
                         "poems use (one per four lines), not both 春 and 秋, and no rhyme by a reading the poems "
-                        "never rhyme in; the model still picks among the "
-                        "allowed characters")
+                        "never rhyme in; the model still picks among the allowed characters")
     g.add_argument("--best-of", type=_positive_int, metavar="N",
                    help="draw N candidates for each sample and print the one the model itself finds most likely "
                         "(lowest loss per token); default 1, 8 with --strict")

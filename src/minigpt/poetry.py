@@ -419,16 +419,21 @@ def rhyme_chars(text: str, first_line: bool) -> list[str]:
     return [b[-1] for b in bodies[1::2]] + ([bodies[0][-1]] if first_line else [])
 
 
+def level_groups_shared(chars) -> list[str]:
+    """The 平声 groups every one of ``chars`` is listed in, in the book's order (one character: its own)."""
+    t = rhyme.table()
+    shared = frozenset.intersection(*(t.groups_of.get(c, frozenset()) for c in chars))
+    return _in_order(g for g in shared if t.tone_of[g] == PING)
+
+
 def rhymes_by_a_rare_reading(text: str, form: str, check: RhymeCheck | None = None) -> bool:
     """Do ``text``'s rhymes share a 平声 group only by a reading the poems seldom rhyme in (逢 with 江)?
     ``check``: ``text``'s RhymeCheck when the caller has it (else ``check_poem`` makes it)."""
     check = check or check_poem(text, form).rhyme  # None: not the form's shape
     if check is None or not check.ok:
         return False
-    t, rare = rhyme.table(), rare_rhymes()
-    ends = rhyme_chars(text, check.first_line)
-    shared = frozenset.intersection(*(t.groups_of[c] for c in ends))
-    return not any(t.tone_of[g] == PING and all((c, g) not in rare for c in ends) for g in shared)
+    ends, rare = rhyme_chars(text, check.first_line), rare_rhymes()
+    return not any(all((c, g) not in rare for c in ends) for g in level_groups_shared(ends))
 
 
 def mixes_seasons(text: str) -> bool:

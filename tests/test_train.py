@@ -207,3 +207,30 @@ def test_bfloat16_mixed_precision_stays_close_to_float32():
     assert abs(loss16.item() - loss32.item()) < 0.05 * loss32.item()
     loss16.backward()  # the whole model has a backward under autocast
     assert all(p.grad is not None and torch.isfinite(p.grad).all() for p in model.parameters())
+
+
+@pytest.mark.parametrize("engine", ["torch", "numpy"])
+def test_float64_trains_float64_weights_that_both_engines_agree_on(tmp_path, engine):
+    """dtype="float64" (the pages' small trainings: every CPU prints the same digits) keeps weights, optimizer
+    state and losses in float64 on either engine; the two engines then agree far past float32's digits,
+    and a float64 checkpoint samples in float64."""
+    from minigpt.generate import load_model
+
+    corpus = text_corpus()
+    config = tiny(tmp_path / engine, engine=engine, dtype="float64", max_steps=6, eval_interval=6)
+    result = train(config, corpus=corpus, progress=False)
+    weights = [p.data for p in result.model.parameters()]
+    assert all(str(w.dtype) in ("float64", "torch.float64") for w in weights)
+    other = "numpy" if engine == "torch" else "torch"
+    twin = train(replace(config, engine=other, out_dir=str(tmp_path / other)), corpus=corpus, progress=False)
+    assert abs(result.val_loss - twin.val_loss) < 1e-9, (result.val_loss, twin.val_loss)
+    model, _, _ = load_model(tmp_path / engine)
+    assert model.wte.weight.dtype == torch.float64
+
+
+def test_float64_is_refused_where_it_cannot_run():
+    with pytest.raises(ValueError, match="numpy engine computes in float32 or float64"):
+        TrainConfig(engine="numpy", dtype="bfloat16")
+    assert resolve_dtype("float64", torch.device("cpu")) == torch.float64
+    with pytest.raises(ValueError, match="MPS has no float64"):
+        resolve_dtype("float64", torch.device("mps"))

@@ -46,7 +46,7 @@ class GPTConfig:
 
 ENGINES = ("torch", "numpy")
 DEVICES = ("auto", "cpu", "cuda", "mps")
-DTYPES = ("auto", "float32", "bfloat16")
+DTYPES = ("auto", "float32", "bfloat16", "float64")
 OPTIMIZERS = ("adamw", "muon")
 CORPORA = ("shakespeare", "poems")
 
@@ -84,7 +84,8 @@ class TrainConfig:
     engine: str = "torch"  # which GPT to train: PyTorch's or the numpy engine's (ENGINES)
     device: str = "auto"  # torch only (DEVICES): auto picks CUDA, then Apple MPS, then the CPU
     threads: int | None = None  # torch CPU threads (None: torch's default)
-    dtype: str = "auto"  # matmul precision (DTYPES, torch): bf16 mixed precision, float32, or auto (bf16 where fast)
+    dtype: str = "auto"  # precision (DTYPES): bf16 mixed precision, float32, auto (bf16 where fast), or float64
+    # (the same digits on every CPU: the pages' small trainings use it; the numpy engine takes float32 or float64)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -93,6 +94,8 @@ class TrainConfig:
             raise ValueError(f"TrainConfig.min_lr={self.min_lr} must not exceed lr={self.lr}")
         if self.engine == "numpy" and self.device not in ("auto", "cpu"):
             raise ValueError(f"the numpy engine runs on the CPU only; got device={self.device!r}")
+        if self.engine == "numpy" and self.dtype == "bfloat16":
+            raise ValueError("the numpy engine computes in float32 or float64; got dtype='bfloat16'")
         if self.engine == "numpy" and self.optimizer != "adamw":
             raise ValueError(f"the numpy engine trains with AdamW only; got optimizer={self.optimizer!r}")
         self.gpt_config(vocab_size=4)  # n_embd % n_head: GPTConfig checks it

@@ -34,6 +34,8 @@ def resolve_dtype(dtype: str, device: torch.device) -> torch.dtype:
     bf16 matmuls measure faster than float32 (``cpu_bf16_is_faster``); else in float32."""
     if dtype not in DTYPES:
         raise ValueError(f"dtype must be one of {', '.join(DTYPES)}; got {dtype!r}")
+    if dtype == "float64" and device.type == "mps":
+        raise ValueError("dtype='float64': Apple MPS has no float64; use --device cpu, or --dtype float32")
     if dtype != "auto":
         return getattr(torch, dtype)
     if device.type == "cuda":

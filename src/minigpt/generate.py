@@ -40,6 +40,8 @@ def load_model(path, device: str = "cpu"):
                               f"but the model {config.vocab_size}")
     check_compatible(ckpt, config.to_dict())
     model = GPT(config)
+    if any(getattr(w, "dtype", None) == torch.float64 for w in ckpt["model"].values()):
+        model.double()  # trained in float64 (--dtype float64): it samples in float64 too
     load_state(model, ckpt["model"], ckpt["path"])
     model.to(resolve_device(device)).eval()
     return model, tokenizer, ckpt

@@ -219,7 +219,7 @@ class GPT(nn.Module):
                     if cache is not None:
                         cache.reset()
                     logits, _ = self(idx[:, -block_size:], kv_cache=cache)  # (B, T', V)
-                logits = logits[:, -1, :].float().cpu().numpy()  # (B, V)
+                logits = logits[:, -1, :].double().cpu().numpy()  # (B, V)
                 if constraint is not None:
                     logits = constraint(idx.cpu().numpy(), logits)
                 nxt = sample(logits, temperature, top_k, top_p, rng)  # (B,)

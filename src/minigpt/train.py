@@ -68,7 +68,9 @@ class TorchEngine:
     def __init__(self, config: TrainConfig, model_config: GPTConfig):
         self.device = resolve_device(config.device)
         torch.manual_seed(config.seed)  # dropout draws from torch's global generator
-        self.model = gpt_torch.GPT(model_config, seed=config.seed).to(self.device)
+        self.dtype = resolve_dtype(config.dtype, self.device)
+        weights = torch.float64 if self.dtype == torch.float64 else torch.float32  # bf16 is only the matmuls'
+        self.model = gpt_torch.GPT(model_config, seed=config.seed).to(self.device, weights)
         # --8<-- [start:param_groups]
         decay = [p for p in self.model.parameters() if p.dim() >= 2]  # matrices and embeddings
         no_decay = [p for p in self.model.parameters() if p.dim() < 2]  # biases and LayerNorm gains
@@ -78,7 +80,6 @@ class TorchEngine:
         # --8<-- [end:param_groups]
         self.grad_clip = config.grad_clip
         # Mixed precision: matmuls in bfloat16, weights, optimizer state and the loss in float32.
-        self.dtype = resolve_dtype(config.dtype, self.device)
         if config.optimizer == "muon":  # the blocks' matrices move from AdamW to Muon; the schedule drives both
             hidden = muon.hidden_matrices(self.model)
             moved = {id(p) for p in hidden}
@@ -149,6 +150,8 @@ class NumpyEngine:
 
     def __init__(self, config: TrainConfig, model_config: GPTConfig):
         self.model = gpt.GPT(model_config, seed=config.seed)
+        if config.dtype == "float64":
+            self.model.to(np.float64)
         params = list(self.model.parameters())
         decay = [p for p in params if p.data.ndim >= 2]
         no_decay = [p for p in params if p.data.ndim < 2]

@@ -1,6 +1,7 @@
 # One entry point for readers, contributors and CI.
 #   make serve   set up, then serve the course on http://127.0.0.1:8000
 #   make test    set up, then run every test (unit tests, every page's code blocks, the strict build)
+#   make test-kernels   the page tests of Parts 3 and 4 and their labs again, under an AVX2-only CPU's kernels
 #   make build   set up, then build the static site into site/ (SITE_DIR=..., SITE_URL=... to change)
 #   make bench   set up, then print speed ratios measured side by side, and the site's weight
 #   make browser-deps   install what the browser tests need: Chromium (apt) and tests/node (npm)
@@ -23,7 +24,7 @@ endif
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONHASHSEED := 0
 
-.PHONY: setup serve build test bench clean browser-deps screenshots figures labs
+.PHONY: setup serve build test test-kernels bench clean browser-deps screenshots figures labs
 
 setup: $(STAMP)
 
@@ -41,6 +42,16 @@ build: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# A page must print what it shows on every reader's CPU, not only on this one: run the pages that train
+# again with the kernels of an AVX2-only CPU (torch, oneDNN, MKL, numpy's own loops) and another OpenBLAS
+# core type. One language is enough: both compare against the same run.
+KERNELS_AVX2 := ATEN_CPU_CAPABILITY=avx2 MKL_ENABLE_INSTRUCTIONS=AVX2 DNNL_MAX_CPU_ISA=AVX2 \
+	OPENBLAS_CORETYPE=Haswell NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR"
+test-kernels: $(STAMP)
+	env $(KERNELS_AVX2) $(BIN)/python -W ignore::ImportWarning -m pytest -q docs/en/attention docs/en/train \
+	  "tests/test_labs.py::test_a_lab_run_reproduces_its_stored_outputs[docs/en/labs/attention.ipynb]" \
+	  "tests/test_labs.py::test_a_lab_run_reproduces_its_stored_outputs[docs/en/labs/train.ipynb]"
 
 bench: $(STAMP)
 	$(BIN)/minigpt bench

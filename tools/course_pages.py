@@ -11,19 +11,26 @@ expands the includes, and ``read_page`` sorts every python/bash/sh block into on
   with ``**Not run by the tests**``), with ``<!--pytest-codeblocks:skip-->`` before it.
 
 ``Page.problems`` lists every broken convention (see CONTRIBUTING.md), each naming the page line.
+
+A shown output is compared character by character, on every CPU. The few outputs that depend on the CPU
+itself (its bfloat16 hardware, its speed) are followed by a visible ``!!! cpu "what differs, by how much"``
+note and a hidden ``<!--varies: numbers 0.02, verdicts-->`` line that says what the test lets differ
+(``Varies``); everything else in such an output is still compared exactly.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import difflib
-import hashlib
 import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import warnings
 from dataclasses import dataclass, field
@@ -48,6 +55,8 @@ NORUN = re.compile(r"^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s+norun\b\s*(?P<title>.*)
 FOLD = re.compile(r"^(?P<indent>\s*)\?\?\?\+?\s+\w+")
 DEPTH = re.compile(r'^\s*\?\?\?\+?\s+note\s+"(深入|Going further)')  # folded depth: runs like the core path
 README_NORUN = re.compile(r"^\s*\*\*(Not run by the tests|不在测试里运行)")
+VARIES = re.compile(r"^\s*<!--\s*varies:\s*(?P<spec>[^>]*?)\s*-->\s*$")
+CPU_NOTE = re.compile(r'^\s*!!!\s+cpu\b\s*"(?P<title>[^"]*)"\s*$')
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 ANCHOR = re.compile(r"\{\s*#([^\s}]+)\s*\}\s*$")
 LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -83,6 +92,74 @@ class Site:
         return self.preprocessor.run(text.split("\n"))
 
 
+NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?%?")
+VERDICT = re.compile(r"\b(?:True|False|yes|no)\b")
+
+
+@dataclass(frozen=True)
+class Varies:
+    """What a shown output may differ in on another CPU, from a line such as
+    ``<!--varies: numbers 0.02, verdicts, AVX512|AVX2-->``: every number by at most ``numbers`` (absolute;
+    ``2%`` is relative), True/False and yes/no with ``verdicts``, and a word for another of its alternatives
+    (``AVX512|AVX2``). The other words, the lines and everything else stay exact."""
+
+    numbers: str | None = None  # as written on the page: "0.02" or "2%"
+    verdicts: bool = False
+    alternatives: tuple[frozenset[str], ...] = ()
+
+    @classmethod
+    def parse(cls, spec: str) -> Varies:
+        numbers, verdicts, alternatives = None, False, []
+        for item in (part.strip() for part in spec.split(",")):
+            if m := re.fullmatch(r"numbers\s+±?(\d+(?:\.\d+)?%?)", item):
+                numbers = m.group(1)
+            elif item == "verdicts":
+                verdicts = True
+            elif re.fullmatch(r"[\w.-]+(?:\|[\w.-]+)+", item):
+                alternatives.append(frozenset(item.split("|")))
+            else:
+                raise ValueError(f"unknown item {item!r}: write 'numbers 0.02', 'numbers 2%', 'verdicts' "
+                                 f"or alternatives such as 'AVX512|AVX2'")
+        return cls(numbers, verdicts, tuple(alternatives))
+
+    def _pattern(self) -> re.Pattern:
+        words = sorted({w for group in self.alternatives for w in group}, key=len, reverse=True)
+        parts = [rf"(?<![\w.]){re.escape(w)}(?![\w.])" for w in words]
+        parts += [VERDICT.pattern] if self.verdicts else []
+        return re.compile("|".join(parts + [NUMBER.pattern]))
+
+    def _free(self, shown: str, printed: str) -> bool:
+        """May ``printed`` stand where the page shows ``shown``?"""
+        if shown == printed:
+            return True
+        if any(shown in group and printed in group for group in self.alternatives):
+            return True
+        if self.verdicts and VERDICT.fullmatch(shown) and VERDICT.fullmatch(printed):
+            return True
+        if self.numbers is None or not (NUMBER.fullmatch(shown) and NUMBER.fullmatch(printed)):
+            return False
+        a, b = float(shown.rstrip("%")), float(printed.rstrip("%"))
+        if self.numbers.endswith("%"):
+            return abs(a - b) <= float(self.numbers[:-1]) / 100 * abs(a) + 1e-12
+        return abs(a - b) <= float(self.numbers) + 1e-12
+
+    def differences(self, shown: str, printed: str) -> list[str]:
+        """The lines where ``printed`` differs from ``shown`` by more than this allows (empty: it passes)."""
+        a, b = shown.splitlines(), printed.splitlines()
+        if len(a) != len(b):
+            return [f"{len(b)} lines printed, {len(a)} shown"]
+        pattern, out = self._pattern(), []
+        for n, (x, y) in enumerate(zip(a, b), 1):
+            if x == y:
+                continue
+            words_x, words_y = ([" ".join(w.split()) for w in pattern.split(line)] for line in (x, y))
+            values_x, values_y = ([m.group(0) for m in pattern.finditer(line)] for line in (x, y))
+            if not (words_x == words_y and len(values_x) == len(values_y)
+                    and all(self._free(u, v) for u, v in zip(values_x, values_y))):
+                out.append(f"line {n}: shown {x!r}, printed {y!r}")
+        return out
+
+
 @dataclass
 class Block:
     page: str  # repository-relative page path
@@ -94,6 +171,7 @@ class Block:
     kind: str  # "script", "shown", "shell", "norun" or "other" (text, mermaid...)
     reason: str = ""  # for norun: why, as the reader sees it
     folded: bool = False  # inside a ??? fold that holds an answer (not a 深入 / Going further note)
+    varies: Varies | None = None  # what may differ on another CPU (a <!--varies: ...--> line after the output)
 
     @property
     def name(self) -> str:
@@ -145,7 +223,8 @@ class Page:
         return [inc for b in self.blocks for inc in b.includes]
 
     def markers(self) -> list[str]:
-        return [m.group(1) + m.group(2) for _n, line in self.prose if (m := MARKER.match(line))]
+        return [m.group(1) + m.group(2) if m else "varies: " + v.group("spec") for _n, line in self.prose
+                if (m := MARKER.match(line)) or (v := VARIES.match(line))]
 
     def admonitions(self) -> list[str]:
         return [m.group(2) for _n, line in self.prose if (m := re.match(r"^\s*(!!!|\?\?\?\+?)\s+([\w-]+)", line))]
@@ -157,6 +236,19 @@ def _closing(lines: list[str], start: int, fence: str) -> int:
         if lines[j].lstrip().startswith(fence) and not lines[j].strip().strip("`"):
             return j
     return len(lines) - 1
+
+
+def _varies_note(lines: list[str], index: int) -> tuple[int, int | None] | None:
+    """(the <!--varies--> line, the cpu note's line or None) just after an output that ends before ``index``."""
+    k = index
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    if k >= len(lines) or not VARIES.match(lines[k]):
+        return None
+    j = k + 1
+    while j < len(lines) and not lines[j].strip():
+        j += 1
+    return k, (j if j < len(lines) and CPU_NOTE.match(lines[j]) else None)
 
 
 def _container(lines: list[str], index: int) -> str | None:
@@ -197,6 +289,7 @@ def read_page(path: Path, site: Site) -> Page:
             problems.append(f"{rel}: {e}")
             return page
 
+    attached: set[int] = set()  # the <!--varies--> lines and cpu notes that follow a shown output
     for cb in found:
         start = cb.lineno - 1
         fence = lines[start].lstrip()[: len(lines[start].lstrip()) - len(lines[start].lstrip().lstrip("`"))]
@@ -207,12 +300,30 @@ def read_page(path: Path, site: Site) -> Page:
             k = end + 1
             while not lines[k].lstrip().startswith("```"):
                 k += 1
-            page.fenced.update(range(k, _closing(lines, k, "```") + 1))
+            close = _closing(lines, k, "```")
+            page.fenced.update(range(k, close + 1))
             if lines[k].strip().strip("`") != "text":
                 problems.append(f"{rel}:{k + 1}: an expected output must be a ```text fence")
+            varies_at = _varies_note(lines, close + 1)
+        else:
+            varies_at = None
         lang = (cb.syntax or "").strip()
         includes = [m.group(2) for ln in cb.code.split("\n") if (m := INCLUDE.match(ln))]
         block = Block(rel, cb.lineno, lang, cb.code, cb.expected_output, includes, "other")
+        if varies_at is not None:
+            marker, note = varies_at
+            attached.update((marker, note))
+            try:
+                block.varies = Varies.parse(VARIES.match(lines[marker]).group("spec"))
+            except ValueError as e:
+                problems.append(f"{rel}:{marker + 1}: {e}")
+            title = CPU_NOTE.match(lines[note]).group("title") if note is not None else ""
+            if note is None:
+                problems.append(f"{rel}:{marker + 1}: a <!--varies--> line is followed by a visible "
+                                f'!!! cpu "what differs on another CPU, by how much" note')
+            elif block.varies and block.varies.numbers and block.varies.numbers not in title:
+                problems.append(f"{rel}:{note + 1}: the cpu note must state the tolerance the test uses "
+                                f"({block.varies.numbers})")
         opener = _container(lines, start) if lines[start] != lines[start].lstrip() else None
         block.folded = bool(opener and FOLD.match(opener) and not DEPTH.match(opener))
         norun = NORUN.match(opener or "") if rel.startswith("docs/") else None
@@ -245,6 +356,9 @@ def read_page(path: Path, site: Site) -> Page:
         elif (m := MARKER.match(line)) and m.group(1).removeprefix("pytest-codeblocks:") not in ALLOWED_MARKERS:
             problems.append(f"{rel}:{i + 1}: marker {m.group(1)}{m.group(2)} is not used here; "
                             f"the runner knows only expected-output and skip (inside a norun admonition)")
+        elif (VARIES.match(line) or CPU_NOTE.match(line)) and i not in attached:
+            problems.append(f"{rel}:{i + 1}: a varies line and its cpu note go right after a shown output "
+                            f"(the ```text fence), the line first")
         elif m := NORUN.match(line):
             if not m.group("title").strip().strip('"'):
                 problems.append(f"{rel}:{i + 1}: a norun admonition needs a title that says why it is not run")
@@ -299,10 +413,16 @@ def _classify(block: Block, site: Site, skipped: bool, norun, readme_norun: bool
         problems.append(f"{where}: {' + '.join(block.includes)} is empty: the reader would see a blank block")
 
 
+FIGURES = Path(tempfile.mkdtemp(prefix="minigpt-page-figures-"))  # where page scripts draw (MINIGPT_DOCS)
+atexit.register(shutil.rmtree, FIGURES, ignore_errors=True)
+
+
 def _env() -> dict[str, str]:
-    """A reader's activated venv: this venv first on PATH; one thread each, as page commands run side by side."""
+    """A reader's activated venv: this venv first on PATH; one thread each, as page commands run side by side.
+    A script that draws a figure writes it under MINIGPT_DOCS, a temporary folder here: a test run leaves the
+    checkout as it found it (``make figures`` draws into docs/)."""
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-               MPLBACKEND="Agg", PYTHONHASHSEED="0")
+               MPLBACKEND="Agg", PYTHONHASHSEED="0", MINIGPT_DOCS=str(FIGURES))
     for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env.setdefault(name, "1")
     return env
@@ -388,39 +508,6 @@ def times_itself(key: tuple[str, str], root: Path) -> bool:
     return kind == "script" and "perf_counter" in (Path(root) / what).read_text(encoding="utf-8")
 
 
-OUTPUTS = ROOT / "tests" / "outputs"  # what another kind of CPU printed: tests/outputs/<cpu_kind()>/<run key>.txt
-
-
-def cpu_kind(cpuinfo: str | None = None) -> str:
-    """The kind of CPU a trained model's numbers depend on: its vendor, and ``-bf16`` when it has bfloat16 in
-    hardware ("GenuineIntel", "AuthenticAMD-bf16"). Matrix products add up in a different order on each, so a
-    few hundred training steps end on slightly different weights and sample different text."""
-    if cpuinfo is None:
-        path = Path("/proc/cpuinfo")
-        cpuinfo = path.read_text(errors="replace") if path.exists() else ""
-    vendor = re.search(r"^vendor_id\s*:\s*(\S+)", cpuinfo, re.M)
-    bf16 = re.search(r"\b(avx512_bf16|amx_bf16)\b", cpuinfo)
-    return (vendor.group(1) if vendor else sys.platform) + ("-bf16" if bf16 else "")
-
-
-def other_cpu_output(run_key: tuple[str, str], kind: str | None = None) -> Path:
-    """Where the output that ``run_key``'s command printed on another kind of CPU is kept: the script's path
-    (snippets/loop/01_first_look.py.txt), or a shell command's hash."""
-    name = run_key[1] if run_key[0] == "script" else "shell/" + hashlib.sha256(run_key[1].encode()).hexdigest()[:16]
-    return OUTPUTS / (kind or cpu_kind()) / f"{name}.txt"
-
-
-def printed_here_before(kept: Path, text: str) -> bool:
-    """Whether this kind of CPU printed ``text`` when ``kept`` was recorded. With MINIGPT_RECORD_CPU_OUTPUTS=1 a
-    ``text`` that differs is kept now, and the answer is still False: recording never passes a run by itself."""
-    if kept.exists() and kept.read_text(encoding="utf-8") == text:
-        return True
-    if os.environ.get("MINIGPT_RECORD_CPU_OUTPUTS") == "1":
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        kept.write_text(text, encoding="utf-8")
-    return False
-
-
 def report(block: Block, done: subprocess.CompletedProcess) -> str | None:
     """What is wrong with ``block``, given its command's run: a failure, unshown output, or a diff; else None."""
     where = f"{block.page}:{block.line}" + (f" ({' + '.join(block.includes)})" if block.includes else "")
@@ -433,11 +520,11 @@ def report(block: Block, done: subprocess.CompletedProcess) -> str | None:
             return f"{where}: `{command}` prints output that the page does not show:\n{done.stdout}"
         return None
     if done.stdout != block.expected:
-        kept = other_cpu_output(block.run_key)
-        if printed_here_before(kept, done.stdout):
-            return None  # what this kind of CPU printed when the page was recorded on another
+        beyond = block.varies.differences(block.expected, done.stdout) if block.varies else None
+        if beyond == []:
+            return None  # within what the page's cpu note says another CPU prints
         diff = "".join(difflib.unified_diff(block.expected.splitlines(True), done.stdout.splitlines(True),
                                             "shown on the page", "printed by the code"))
-        return (f"{where}: the output shown on the page differs from what `{command}` prints "
-                f"({cpu_kind()}'s output: {kept})\n\n{diff}")
+        allowed = (f" by more than its cpu note allows ({'; '.join(beyond[:3])})" if beyond else "")
+        return (f"{where}: the output shown on the page differs from what `{command}` prints{allowed}\n\n{diff}")
     return None

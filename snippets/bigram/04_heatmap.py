@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import matplotlib
@@ -33,7 +34,7 @@ for corpus in (shakespeare_corpus(), poem_corpus()):
     labels = [tok.decode([i]) for i in rows], [tok.decode([i]) for i in cols]
     corners.append((P, *labels))
 
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     *titles, xlabel, ylabel = TITLES[lang]
     fig = Figure(figsize=(6, 10.5), dpi=150)

@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import matplotlib
@@ -29,7 +30,7 @@ LABELS = {
            "learned table", "count table"),
 }
 steps, losses = np.array(curve).T  # (31,), (31,)
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     xlabel, ylabel, gap, learned, count = LABELS[lang]
     fig = Figure(figsize=(6.4, 5.2), dpi=150)

@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +42,7 @@ LABELS = {
                           "gradient norm of its parameters",
                           ["pre-norm", "post-norm", "no residual"], ["DejaVu Sans"]),
 }
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 for folder, (xlabel, ylabel, names, fonts) in LABELS.items():
     with rc_context({"font.family": fonts, "font.size": 13}):
         fig = Figure(figsize=(5.2, 3.9), dpi=150)

@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +27,7 @@ for name, f in (("relu", Tensor.relu), ("gelu", Tensor.gelu)):
 grid = np.linspace(-4, 3, 141)
 LABELS = {"assets/figures": ("输入 z", "输出", ["Noto Sans CJK SC", "DejaVu Sans"]),
           "en/assets/figures": ("input z", "output", ["DejaVu Sans"])}
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 for folder, (xlabel, ylabel, fonts) in LABELS.items():
     with rc_context({"font.family": fonts, "font.size": 13}):
         fig = Figure(figsize=(5.2, 3.6), dpi=150)
@@ -39,5 +40,6 @@ for folder, (xlabel, ylabel, fonts) in LABELS.items():
         ax.grid(alpha=0.3)
         ax.legend()
         fig.tight_layout()
+        (docs / folder).mkdir(parents=True, exist_ok=True)
         fig.savefig(docs / folder / "block-gelu.png", metadata={"Software": None})
     print(f"saved docs/{folder}/block-gelu.png")

@@ -1,4 +1,5 @@
 import argparse
+import os
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +44,7 @@ for k in WINDOWS:
 if (WINDOWS, SEEDS, STEPS) != (parser.get_default("windows"), parser.get_default("seeds"), 600):
     print("no figure: it shows the default run only")
     raise SystemExit
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
     "assets/figures": ("窗口长度 k（字符，对数刻度）", "验证损失（nats）", "种子", "二元计数模型",
                        ["Noto Sans CJK SC", "DejaVu Sans"]),

@@ -1,4 +1,5 @@
 import csv
+import os
 from pathlib import Path
 
 from matplotlib import rc_context
@@ -10,7 +11,7 @@ rows = list(csv.DictReader(open(here / "profile-run.csv", newline="")))  # writt
 total = sum(float(r["gflop"]) for r in rows)
 for r in rows:
     print(f"{r['part']:32s} {float(r['percent_of_time']):5.1f}% of the time  {100 * float(r['gflop']) / total:5.1f}% of the GFLOP")
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
     "assets/figures": (["输出层 + 损失", "注意力（融合）", "块里的其余部分", "优化器和裁剪"], "占一步的百分比",
                        "时间（有记录的一次运行）", "矩阵乘 FLOP", ["Noto Sans CJK SC", "DejaVu Sans"]),

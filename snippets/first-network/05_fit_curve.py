@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import matplotlib
@@ -54,7 +55,7 @@ WORDS = {  # the figure's labels, in the page's language
 }
 FONTS = {"font.family": ["Noto Sans CJK SC", "DejaVu Sans"], "font.size": 11}
 colors = matplotlib.colormaps["viridis"]
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     step_w, no_tanh, loss_w, steps_w, with_w, without_w, line_w = WORDS[lang]
     with matplotlib.rc_context(FONTS):

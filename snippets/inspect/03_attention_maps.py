@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 from matplotlib import rc_context
@@ -14,7 +15,7 @@ starts = [2] + [i for i in range(rows.start, rows.stop) if tokens[i] in "<sep>�
 print(f"{poem['title']}: {len(tokens)} tokens; shown: rows {rows.start}..{rows.stop - 1} (writing the poem), "
       f"columns 0..{len(tokens) - 2} (everything it can look at)")
 
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
     "assets/figures": ("第 {l} 层 · 头 {h}", "被看的位置", "正在写的字", ["Noto Sans CJK SC", "DejaVu Sans"]),
     "en/assets/figures": ("layer {l} · head {h}", "position looked at", "character written", ["DejaVu Sans", "Noto Sans CJK SC"]),

@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ for form, ((fr, ft), (sr, st), (rr, rt)) in forms.items():
     print(f"{form}  {fr:>11.0f}%{sr:>8.0f}%{rr:>5.0f}%{c.rhyme_chance:>8.0%}   "
           f"{ft:>11.2f}{st:>9.2f}{rt:>6.2f}{c.tone_chance:>8.2f}")
 
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
     "assets/figures": (("押韵的诗", "平仄合格的位置"), ("自由采样", "--strict", "真诗"), "打乱后的随机水平",
                        ["Noto Sans CJK SC", "DejaVu Sans"]),

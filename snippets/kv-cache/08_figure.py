@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 from matplotlib import rc_context
@@ -22,7 +23,7 @@ rate = full[255] / MEASURED[256][0]  # multiply-adds per ms, no cache at n = 256
 print(f"n = 256, no cache: {full[255]:,} multiply-adds in {MEASURED[256][0]} ms = {rate / 1e6:.1f} million per ms")
 print(f"the cached step's {step[255]:,} at that rate: {step[255] / rate:.2f} ms; measured {MEASURED[256][1]} ms")
 
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
     "assets/figures": ("上下文长度 n（词元）", "每个词元的乘加次数", "每个词元的时间（毫秒）", "不用缓存", "用 KV 缓存",
                        "公式：poems-cpu 的形状", "实测：2 核 Xeon，torch 单线程，41 次取中位数",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/as
 
 def save_loss_figure(runs: dict[str, list[float]], best: float, name: str = "layers-optim-loss.png") -> None:
     """Top: each run's loss and the floor; bottom: loss - floor on a log scale."""
-    docs = Path(__file__).resolve().parents[2] / "docs"
+    docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
     for folder, (loss_label, gap_label, step_label, floor_label, fonts) in LABELS.items():
         with rc_context({"font.family": fonts}):
             fig = Figure(figsize=(6.4, 5.2), dpi=150)

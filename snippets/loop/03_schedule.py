@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 from matplotlib import rc_context
@@ -16,7 +17,7 @@ for s in (0, 1, w - 1, w, (w + d) // 2, d - 1):  # warmup's ends, the middle of 
     print(f"step {s:>4}: lr {lr_at(s, config):.3e}")
 print(f"mean lr over the run: {sum(lrs) / len(lrs):.3e}")
 
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
     "assets/figures": ("步数", "学习率", "预热", "余弦衰减", ["Noto Sans CJK SC", "DejaVu Sans"]),
     "en/assets/figures": ("step", "learning rate", "warmup", "cosine decay", ["DejaVu Sans"]),

@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 from matplotlib import rc_context
@@ -24,7 +25,7 @@ print(f"ours with nanoGPT's 4 layers x 2000 steps: val {FOUR_LAYERS['val_loss']:
 print(f"ours at step {last['step']}: val {last['val_loss']:.4f}, {NANOGPT['val_loss'] - last['val_loss']:.3f} lower; "
       f"wall {OURS_WALL_S} s, {OURS_WALL_S / NANOGPT['wall_s']:.2f} of nanoGPT's")
 
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
     "assets/figures": ("步数", "损失（nats/词元）", "训练（20 个固定批次）", "验证（20 个固定批次）",
                        "nanoGPT 的验证损失（实测）", ["Noto Sans CJK SC", "DejaVu Sans"]),

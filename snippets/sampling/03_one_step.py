@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,7 @@ for T in (0.5, 1.0, 1.5):
     print(f"T = {T}: " + " ".join(f"{tok.itos[t]} {p[t]:.3f}" for t in top)
           + f" | top 20 hold {probs[T][:20].sum():.2f}; 90% takes {need:,} tokens")
 
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
     "assets/figures": ("按概率排序的名次", "概率（对数刻度）", "温度", "top-k 20", ["Noto Sans CJK SC", "DejaVu Sans"]),
     "en/assets/figures": ("rank, most likely first", "probability (log scale)", "T", "top-k 20", ["DejaVu Sans"]),

@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +26,7 @@ labels = {"zh": ("被看的字（键）", "发问的字（查询）", "注意力
           "en": ("character looked at (key)", "character asking (query)", "attention weight")}
 font = font_manager.FontProperties(family=["Noto Sans CJK SC", "Noto Sans CJK JP"])
 font_manager.findfont(font, fallback_to_default=False)  # fonts-noto-cjk
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     fig = Figure(figsize=(4.2, 3.6), dpi=150)
     FigureCanvasAgg(fig)

@@ -1,3 +1,4 @@
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -27,7 +28,7 @@ print(f"poems: {len(unseen)} characters of the validation poems never occur in t
 
 labels = {"zh": ("按出现次数排名", "出现次数", "唐诗（四种体裁，不计标点）", "莎士比亚"),
           "en": ("rank by count", "occurrences", "Tang poems (four forms, no punctuation)", "Shakespeare")}
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 matplotlib.rcParams.update({"font.family": ["Noto Sans CJK SC", "DejaVu Sans"], "font.size": 11})
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     fig = Figure(figsize=(5.0, 3.8), dpi=150)

@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +28,7 @@ for s in (0, 9, 19, 39):
     print(f"{s + 1:4d}  {a[s]:.3f}  {b[s]:.3f}")
 print(f"every step: max |numpy - torch| < 1e-3: {np.abs(a - b).max() < 1e-3}")
 
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
     "assets/figures": ("训练步", "训练损失（nats）", "numpy 引擎", "PyTorch",
                        ["Noto Sans CJK SC", "DejaVu Sans"]),

@@ -11,13 +11,13 @@ V = corpus.tokenizer.vocab_size
 config = GPTConfig(vocab_size=V, n_layer=6, n_embd=32, block_size=16)
 xv, yv = corpus.get_batch("val", 64, 16, np.random.default_rng(99))  # (64, 16), fixed
 steps, seeds = 100, (0, 1, 2)
-print(f"numpy engine, float32, 6 blocks, C=32, T=16, B=8, AdamW lr=1e-2, {steps} steps;"
+print(f"numpy engine, float64, 6 blocks, C=32, T=16, B=8, AdamW lr=1e-2, {steps} steps;"
       " validation loss")
 print(f"{'':<12}" + "".join(f"  seed {s}" for s in seeds) + "    mean")
 for name, kind in (("pre-norm", Block), ("no residual", NoResidualBlock)):
     losses = []
     for seed in seeds:
-        model = gpt_with(kind, config, seed)
+        model = gpt_with(kind, config, seed).to(np.float64)
         opt = AdamW(model.parameters(), lr=1e-2)
         rng = np.random.default_rng(seed)
         for _ in range(steps):

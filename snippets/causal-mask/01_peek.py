@@ -1,4 +1,5 @@
 import contextlib
+import os
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +33,7 @@ def no_mask():  # causal_mask(T) -> all False: j > i visible
 
 def train(seed):
     config = GPTConfig(vocab_size=tok.vocab_size, block_size=T, n_layer=1, n_head=1, n_embd=32)
-    model = gpt.GPT(config, seed=seed)
+    model = gpt.GPT(config, seed=seed).to(np.float64)  # float64: the same digits on every CPU
     opt = AdamW(model.parameters(), lr=1e-2, weight_decay=0.0)
     rng, losses = np.random.default_rng(seed), []
     for _ in range(steps):
@@ -73,7 +74,7 @@ font = font_manager.FontProperties(family=["Noto Sans CJK SC", "Noto Sans CJK JP
 font_manager.findfont(font, fallback_to_default=False)  # fonts-noto-cjk
 small = font.copy()
 small.set_size(9.5)
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     xlabel, ylabel, with_mask, without, uniform = labels[lang]
     fig = Figure(figsize=(4.8, 3.4), dpi=150)

@@ -1,4 +1,5 @@
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -28,9 +29,9 @@ starts = FIRST - 1 + 32 * np.arange(N)  # (N,)
 X, Y = val[starts[:, None] + np.arange(32)], val[starts[:, None] + np.arange(1, 33)]  # (N, 32) each
 
 with tempfile.TemporaryDirectory() as out:
-    # the tiny preset, narrower (n_embd 32) and a batch of 4 x 32 tokens: seconds on one core
+    # the tiny preset, narrower (n_embd 32) and a batch of 4 x 32 tokens, in float64: seconds on one core
     config = get_preset("tiny", corpus="poems", engine="numpy", n_embd=32, batch_size=4, max_steps=STEPS,
-                        eval_interval=100, eval_iters=8, out_dir=out)
+                        eval_interval=100, eval_iters=8, dtype="float64", out_dir=out)
     result = train(config, corpus=corpus, progress=False, plot=False)
 gpt = result.model
 print(f"numpy GPT, {gpt.num_params():,} parameters, V = {V}")
@@ -67,7 +68,7 @@ for name, sees, loss in rows:
 if STEPS != 300:
     print("no figure: it shows the default run only")
     raise SystemExit
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
     "assets/figures": (["均匀猜测 ln V", "二元计数", "窗口 MLP（4 字）", "GPT（至多 32 字）"],
                        "验证损失（nats）", ["Noto Sans CJK SC", "DejaVu Sans"]),

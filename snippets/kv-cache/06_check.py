@@ -14,7 +14,7 @@ tok = corpus.tokenizer
 with tempfile.TemporaryDirectory() as out:
     # tiny (2 layers, 64 wide, context 32), 100 steps on Shakespeare: a model whose choices vary
     config = get_preset("tiny", max_steps=100, lr=1e-2, min_lr=1e-3, warmup_steps=10, eval_interval=100,
-                        eval_iters=2, dtype="float32", threads=1, out_dir=out)
+                        eval_iters=2, dtype="float64", threads=1, out_dir=out)
     torch_gpt = train(config, corpus=corpus, progress=False, plot=False).model.eval()
 numpy_gpt = minigpt.gpt.GPT(torch_gpt.config)
 numpy_gpt.load_state_dict(to_numpy(torch_gpt.state_dict()))  # the same weights on our engine

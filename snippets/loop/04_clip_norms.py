@@ -1,3 +1,4 @@
+import os
 import tempfile
 from pathlib import Path
 
@@ -23,7 +24,7 @@ def recording_clip(params, max_norm):  # the real clip, its return value (the no
 torch.nn.utils.clip_grad_norm_ = recording_clip
 with tempfile.TemporaryDirectory() as out:
     config = get_preset("tiny", n_layer=1, lr=1e-2, min_lr=1e-3, max_steps=150, warmup_steps=15,
-                        eval_interval=50, eval_iters=8, dtype="float32", threads=1, out_dir=out)
+                        eval_interval=50, eval_iters=8, dtype="float64", threads=1, out_dir=out)
     train(config, plot=False)
 torch.nn.utils.clip_grad_norm_ = clip
 norms = np.array(norms)  # (150,): the global norm of every step, before clipping
@@ -33,7 +34,7 @@ print(f"largest {norms.max():.2f} at step {norms.argmax() + 1}; median of the la
 clipped = np.flatnonzero(norms > config.grad_clip) + 1  # step numbers, from 1
 print(f"steps clipped (norm > {config.grad_clip}): {len(clipped)} of {len(norms)}, the last at step {clipped[-1]}")
 
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
     "assets/figures": ("步数", "梯度范数（裁剪前）", "裁剪阈值", ["Noto Sans CJK SC", "DejaVu Sans"]),
     "en/assets/figures": ("step", "gradient norm (before clipping)", "clip threshold", ["DejaVu Sans"]),

@@ -8,7 +8,7 @@ from minigpt.train import start_run, train
 
 with tempfile.TemporaryDirectory() as out:
     config = get_preset("tiny", n_layer=1, lr=1e-2, min_lr=1e-3, max_steps=150, warmup_steps=15,
-                        eval_interval=50, eval_iters=8, dtype="float32", threads=1, out_dir=out)
+                        eval_interval=50, eval_iters=8, dtype="float64", threads=1, out_dir=out)
     result = train(config, plot=False)
 run1, run2 = start_run(config), start_run(get_preset("tiny", seed=2, eval_iters=8))
 same = all((a[0] == b[0]).all() for a, b in zip(run1.eval_batches["val"], run2.eval_batches["val"]))

@@ -1,4 +1,5 @@
 import dataclasses
+import os
 import tempfile
 from pathlib import Path
 
@@ -14,7 +15,7 @@ small = dataclasses.replace(full, train=full.train[:1000])  # 1,000 training cha
 print(f"training characters: {len(small.train):,} (the full split has {len(full.train):,})")
 with tempfile.TemporaryDirectory() as out:
     config = get_preset("tiny", lr=1e-2, min_lr=1e-3, max_steps=400, warmup_steps=20,
-                        eval_interval=50, eval_iters=8, dtype="float32", threads=1, out_dir=out)
+                        eval_interval=50, eval_iters=8, dtype="float64", threads=1, out_dir=out)
     rows = train(config, corpus=small, plot=False).history
 print("step  train   val")
 for r in rows:
@@ -23,7 +24,7 @@ best = min(rows, key=lambda r: r["val_loss"])
 print(f"lowest val loss {best['val_loss']:.3f} at step {best['step']}; "
       f"at the end: train {rows[-1]['train_loss']:.3f}, val {rows[-1]['val_loss']:.3f}")
 
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
     "assets/figures": ("步数", "损失（nats/词元）", "训练（1,000 个字符）", "验证", "验证损失最低",
                        ["Noto Sans CJK SC", "DejaVu Sans"]),

@@ -1,3 +1,4 @@
+import os
 import tempfile
 from pathlib import Path
 
@@ -17,12 +18,12 @@ curves = {}
 for lr in (1e-2, 1e-1, 3e-1):
     with tempfile.TemporaryDirectory() as out:
         config = get_preset("tiny", n_layer=1, lr=lr, min_lr=lr / 10, max_steps=150, warmup_steps=15,
-                            eval_interval=25, eval_iters=8, dtype="float32", threads=1, out_dir=out)
+                            eval_interval=25, eval_iters=8, dtype="float64", threads=1, out_dir=out)
         rows = train(config, corpus=corpus, plot=False).history
     curves[lr] = rows
     print(f"lr {lr:.0e}: val loss " + " ".join(f"{r['val_loss']:.2f}" for r in rows))
 
-docs = Path(__file__).resolve().parents[2] / "docs"
+docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
 LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
     "assets/figures": ("步数", "验证损失（nats/词元）", "学习率", "只看字频",
                        ["Noto Sans CJK SC", "DejaVu Sans"]),

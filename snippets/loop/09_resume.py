@@ -20,7 +20,7 @@ def kill_at(step):
 
 
 kw = dict(n_layer=1, lr=1e-2, min_lr=1e-3, max_steps=60, warmup_steps=10, eval_interval=20,
-          eval_iters=4, dtype="float32", threads=1)
+          eval_iters=4, dtype="float64", threads=1)
 with tempfile.TemporaryDirectory() as tmp:
     a, b, c = (str(Path(tmp) / name) for name in "abc")
     whole = train(get_preset("tiny", out_dir=a, **kw), plot=False)

@@ -4,7 +4,7 @@ from minigpt.checkpoint import CheckpointError
 from minigpt.presets import get_preset
 from minigpt.train import train
 
-kw = dict(n_layer=1, max_steps=20, warmup_steps=0, eval_interval=20, eval_iters=2, dtype="float32", threads=1)
+kw = dict(n_layer=1, max_steps=20, warmup_steps=0, eval_interval=20, eval_iters=2, dtype="float64", threads=1)
 with tempfile.TemporaryDirectory() as out:
     try:
         train(get_preset("tiny", out_dir=out, **kw), plot=False, resume=True)

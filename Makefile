@@ -50,8 +50,8 @@ KERNELS_AVX2 := ATEN_CPU_CAPABILITY=avx2 MKL_ENABLE_INSTRUCTIONS=AVX2 DNNL_MAX_C
 	OPENBLAS_CORETYPE=Haswell NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR"
 test-kernels: $(STAMP)
 	env $(KERNELS_AVX2) $(BIN)/python -W ignore::ImportWarning -m pytest -q docs/en/attention docs/en/train \
-	  "tests/test_labs.py::test_a_lab_run_reproduces_its_stored_outputs[docs/en/labs/attention.ipynb]" \
-	  "tests/test_labs.py::test_a_lab_run_reproduces_its_stored_outputs[docs/en/labs/train.ipynb]"
+	  "tests/test_labs.py::test_a_lab_run_reproduces_its_stored_outputs[labs/attention.ipynb]" \
+	  "tests/test_labs.py::test_a_lab_run_reproduces_its_stored_outputs[labs/train.ipynb]"
 
 bench: $(STAMP)
 	$(BIN)/minigpt bench

@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent
 TIMEOUT = int(os.environ.get("MINIGPT_BLOCK_TIMEOUT", "300"))
 _site: course_pages.Site | None = None
 _runs: dict[tuple[str, str], Future] = {}
+_labs: dict[Path, Future] = {}  # docs/zh/labs/<lab>.ipynb -> its executed notebook (tools/labs.py)
 _pool: ThreadPoolExecutor | None = None
 _lock = course_pages.RunLock()
 
@@ -50,14 +51,43 @@ def pytest_collect_file(file_path: Path, parent):
 
 
 def pytest_collection_finish(session):
-    """Start every command the collected blocks need, in page order, before the first one is checked."""
+    """Start every lab run and every command the collected blocks need (labs first, then in page order)
+    before the first one is checked: they run beside the unit tests, in processes of their own."""
     global _pool
     keys = [item.block.run_key for item in session.items if isinstance(item, BlockItem) and item.block.run_key]
-    if keys:
+    lab_paths = [ROOT / "docs" / "zh" / item.callspec.params["lab"] for item in session.items
+                 if getattr(item, "originalname", "") == "test_a_lab_run_reproduces_its_stored_outputs"
+                 and hasattr(item, "callspec")]
+    if keys or lab_paths:
         _pool = ThreadPoolExecutor(int(os.environ.get("MINIGPT_PAGE_JOBS", 0)) or os.cpu_count() or 1)
+        for path in lab_paths:
+            _labs.setdefault(path, _pool.submit(_run_lab, path))
         for key in keys:
             if key not in _runs and not course_pages.times_itself(key, ROOT):
                 _runs[key] = _pool.submit(_run_shared, key)
+
+
+def _run_lab(path):
+    import labs  # tools/
+
+    with _lock.shared():
+        return labs.execute_apart(path)
+
+
+class LabRuns:
+    """The executed labs, as the ``lab_runs`` fixture hands them to tests/test_labs.py."""
+
+    def result(self, path):
+        if path not in _labs:
+            done = Future()
+            done.set_result(_run_lab(path))
+            _labs[path] = done
+        return _labs[path].result()
+
+
+@pytest.fixture(scope="session")
+def lab_runs():
+    return LabRuns()
 
 
 def _run_shared(key):

@@ -54,6 +54,28 @@ def execute(path: Path, timeout: int = CELL_TIMEOUT):
     return nb
 
 
+def execute_apart(path: Path, timeout: int = CELL_TIMEOUT):
+    """``execute`` in a process of its own, one thread, as a page command runs: the tests start every lab
+    this way when they collect it (conftest.py), so that labs run beside the rest of the suite and nothing
+    changes this process's environment. A failing cell raises RuntimeError with the lab's error."""
+    import subprocess
+    import sys
+    import tempfile
+
+    import nbformat
+
+    env = dict(os.environ)
+    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env.setdefault(name, "1")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / Path(path).name
+        done = subprocess.run([sys.executable, __file__, str(path), str(out), str(timeout)], env=env,
+                              capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            raise RuntimeError(f"{path}: the lab failed\n{done.stderr[-3000:]}")
+        return nbformat.read(out, as_version=4)
+
+
 def texts(nb) -> list[list[str]]:
     """Per code cell, its text outputs (stream text and text/plain results), trailing spaces cut.
     Consecutive stream outputs of one stream are joined: the kernel splits printed text into chunks
@@ -99,3 +121,11 @@ def clean(nb) -> None:
                 if "execution_count" in o:
                     o.execution_count = None
     nb.metadata.pop("widgets", None)
+
+
+if __name__ == "__main__":  # python tools/labs.py LAB OUT [TIMEOUT]: execute LAB, write the result to OUT
+    import sys
+
+    import nbformat
+
+    nbformat.write(execute(Path(sys.argv[1]), int(sys.argv[3]) if len(sys.argv) > 3 else CELL_TIMEOUT), sys.argv[2])

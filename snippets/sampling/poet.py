@@ -9,6 +9,11 @@ import os
 import tempfile
 from pathlib import Path
 
+try:
+    import fcntl  # POSIX; on Windows two scripts at once may both train the model
+except ImportError:
+    fcntl = None
+
 import torch
 
 import minigpt
@@ -29,12 +34,15 @@ def tiny_poet():
     code = b"".join((Path(minigpt.__file__).parent / f).read_bytes() for f in ("train.py", "gpt_torch.py"))
     key = hashlib.sha256(repr(SETTINGS).encode() + code + torch.__version__.encode()).hexdigest()[:16]
     path = Path(tempfile.gettempdir()) / f"minigpt-sampling-poet-{key}.pt"
-    if not path.exists():
-        with tempfile.TemporaryDirectory() as out:
-            result = train(get_preset("tiny", **SETTINGS, out_dir=out), corpus=corpus, progress=False, plot=False)
-        part = path.with_suffix(f".{os.getpid()}.part")
-        torch.save({"model": result.model.state_dict(), "val_loss": result.history[-1]["val_loss"]}, part)
-        os.replace(part, path)  # whole or not at all, even with two scripts at once
+    with open(path.with_suffix(".lock"), "w") as lock:
+        if fcntl:  # two scripts at once: the second waits for the first one's model instead of training its own
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            with tempfile.TemporaryDirectory() as out:
+                result = train(get_preset("tiny", **SETTINGS, out_dir=out), corpus=corpus, progress=False, plot=False)
+            part = path.with_suffix(f".{os.getpid()}.part")
+            torch.save({"model": result.model.state_dict(), "val_loss": result.history[-1]["val_loss"]}, part)
+            os.replace(part, path)  # whole or not at all
     saved = torch.load(path, weights_only=True)
     model = GPT(config.gpt_config(corpus.tokenizer.vocab_size)).double()
     model.load_state_dict(saved["model"])

@@ -33,7 +33,7 @@ def no_mask():  # causal_mask(T) -> all False: j > i visible
 
 def train(seed):
     config = GPTConfig(vocab_size=tok.vocab_size, block_size=T, n_layer=1, n_head=1, n_embd=32)
-    model = gpt.GPT(config, seed=seed).to(np.float64)  # float64: the same digits on every CPU
+    model = gpt.GPT(config, seed=seed).to(np.float64)  # float64: far less CPU-dependent than float32
     opt = AdamW(model.parameters(), lr=1e-2, weight_decay=0.0)
     rng, losses = np.random.default_rng(seed), []
     for _ in range(steps):

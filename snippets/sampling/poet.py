@@ -1,6 +1,7 @@
 """The small poem model every script of this lesson samples from: the tiny preset trained on the Tang
-poems for 400 steps (about a minute on one core), in float64 on one thread so that its weights, and so
-its poems, are the same on every run and every CPU. The first script to call ``tiny_poet()`` trains it
+poems for 400 steps (about a minute on one core), in float64 on one thread: the same weights on every run,
+and far closer across CPUs than float32 (another CPU's kernels still move the last digits, and so some
+sampled characters). The first script to call ``tiny_poet()`` trains it
 and keeps the weights in the system's temporary folder; the others load them (same settings, same code:
 same file)."""
 

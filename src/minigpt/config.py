@@ -85,7 +85,7 @@ class TrainConfig:
     device: str = "auto"  # torch only (DEVICES): auto picks CUDA, then Apple MPS, then the CPU
     threads: int | None = None  # torch CPU threads (None: torch's default)
     dtype: str = "auto"  # precision (DTYPES): bf16 mixed precision, float32, auto (bf16 where fast), or float64
-    # (the same digits on every CPU: the pages' small trainings use it; the numpy engine takes float32 or float64)
+    # (far less CPU-dependent than float32: the pages' small trainings use it; numpy takes float32 or float64)
 
     def __post_init__(self) -> None:
         for f in fields(self):

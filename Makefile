@@ -45,8 +45,8 @@ test: $(STAMP)
 
 # A page should print what it shows on every reader's CPU, not only on this one: run the pages that train
 # again with the kernels of an AVX2-only CPU (torch, oneDNN, MKL, numpy's own loops) and another OpenBLAS
-# core type. One language is enough: both compare against the same run. Not yet in CI: the float64 runs of
-# a few hundred steps still drift apart there (CONTRIBUTING.md).
+# core type. One language is enough: both compare against the same run. CI runs it after make test (.ci/run):
+# an output that differs there needs a cpu note that allows it (CONTRIBUTING.md).
 KERNELS_AVX2 := ATEN_CPU_CAPABILITY=avx2 MKL_ENABLE_INSTRUCTIONS=AVX2 DNNL_MAX_CPU_ISA=AVX2 \
 	OPENBLAS_CORETYPE=Haswell NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR"
 test-kernels: $(STAMP)

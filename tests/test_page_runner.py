@@ -113,6 +113,28 @@ def test_a_cpu_note_lets_an_output_differ_by_what_it_states_and_no_more(tmp_path
     assert problems and "unknown item 'roughly'" in problems[0]
 
 
+def test_poems_let_a_trained_models_text_differ_but_not_its_checks_or_the_rest(tmp_path):
+    """With ``poems``, any run of Han characters stands for another, a poem's lines may be more or fewer, and a
+    check report is compared by which checks pass; a percentage is a fraction under an absolute tolerance."""
+    def check(printed, shown, spec="poems, numbers 0.02", note="another CPU: other poems, numbers within 0.02"):
+        files = {"snippets/demo/01_loss.py": f"print({printed!r})\n"}
+        site, page = project(tmp_path, VARIES_PAGE.format(shown=shown.replace("\n", "\n    "), spec=spec,
+                                                          note=note), files)
+        assert page.problems == []
+        return reports(site, page)
+
+    shown = "--- 五言绝句:\n江月中不蜀，水秋暮问袍。\n谁于笑即过，天思与依高。\n[五言绝句: ok; rhyme 下平声四豪; keywords 月: ok]\nrepeats 10%"
+    assert check("--- 五言绝句:\n山风落日，归。\n[五言绝句: ok; rhyme 上平声一东; keywords 月: ok]\nrepeats 9%", shown) == []
+    assert len(check("--- 五言绝句:\n山风落日，归。\n[五言绝句: line 1 is short; rhyme 上平声一东; keywords 月: ok]"
+                     "\nrepeats 10%", shown)) == 1  # a check that passed must pass
+    assert len(check("--- 五言绝句:\n山风落日，归。\n[五言绝句: ok; rhyme 上平声一东; keywords 月: ok]\nrhymes 10%",
+                     shown)) == 1  # the words outside the Han text stay exact
+    assert len(check("--- 五言绝句:\n山风落日，归。\n[五言绝句: ok; rhyme 上平声一东; keywords 月: ok]\nrepeats 13%",
+                     shown)) == 1  # 0.13 against 0.10
+    assert len(check("--- 五言绝句:\n山风落日，归。\n[五言绝句: ok; rhyme 上平声一东; keywords 月: ok]\nrepeats 10%",
+                     shown, spec="numbers 0.02", note="numbers within 0.02")) == 1  # without poems, exact text
+
+
 def test_a_cpu_note_belongs_right_after_an_output(tmp_path):
     page = VARIES_PAGE.format(shown="loss 2.7480, bf16 faster: False", spec="verdicts", note="its own verdict")
     site, read = project(tmp_path, page.replace("    !!! cpu", "    Some prose.\n\n    !!! cpu"), LOSS)

@@ -13,9 +13,11 @@ expands the includes, and ``read_page`` sorts every python/bash/sh block into on
 ``Page.problems`` lists every broken convention (see CONTRIBUTING.md), each naming the page line.
 
 A shown output is compared character by character, on every CPU. The few outputs that depend on the CPU
-itself (its bfloat16 hardware, its speed) are followed by a visible ``!!! cpu "what differs, by how much"``
-note and a hidden ``<!--varies: numbers 0.02, verdicts-->`` line that says what the test lets differ
-(``Varies``); everything else in such an output is still compared exactly.
+(its bfloat16 hardware, its speed, or a few hundred training steps that its kernels' order of addition moves)
+are followed by a visible ``!!! cpu "what differs, by how much"`` note and a hidden
+``<!--varies: numbers 0.02, verdicts, poems-->`` line that says what the test lets differ (``Varies``);
+everything else in such an output is still compared exactly. ``make test-kernels`` runs Parts 3 and 4 again
+under an AVX2-only CPU's kernels, so a trained model's output without its note fails there.
 """
 
 from __future__ import annotations
@@ -96,31 +98,41 @@ NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?%?")
 VERDICT = re.compile(r"\b(?:True|False|yes|no)\b")
 
 
+POEM_TEXT = re.compile(r"[\u3400-\u9fff\uf900-\ufaff，。、？！；：]+")  # Han characters and their punctuation
+CHECK_LINE = re.compile(r"^\s*\[(?P<body>[^\[\]]*)\]\s*$")  # a poem's check report: [五言绝句: ok; ...]
+
+
 @dataclass(frozen=True)
 class Varies:
     """What a shown output may differ in on another CPU, from a line such as
-    ``<!--varies: numbers 0.02, verdicts, AVX512|AVX2-->``: every number by at most ``numbers`` (absolute;
-    ``2%`` is relative), True/False and yes/no with ``verdicts``, and a word for another of its alternatives
-    (``AVX512|AVX2``). The other words, the lines and everything else stay exact."""
+    ``<!--varies: numbers 0.02, verdicts, poems, AVX512|AVX2-->``: every number by at most ``numbers``
+    (absolute, a percentage as the fraction it is, so 0.02 lets 10% be 9%; ``2%`` is relative), True/False and
+    yes/no with ``verdicts``, and a word for another of its alternatives (``AVX512|AVX2``). With ``poems``,
+    what a trained model wrote is its own: any run of Han characters and their punctuation stands for any other,
+    a run of lines that hold nothing else may be longer or shorter, and a check report (``[五言绝句: ok; ...]``)
+    is compared by which of its checks pass. The other words, the lines and everything else stay exact."""
 
     numbers: str | None = None  # as written on the page: "0.02" or "2%"
     verdicts: bool = False
     alternatives: tuple[frozenset[str], ...] = ()
+    poems: bool = False
 
     @classmethod
     def parse(cls, spec: str) -> Varies:
-        numbers, verdicts, alternatives = None, False, []
+        numbers, verdicts, alternatives, poems = None, False, [], False
         for item in (part.strip() for part in spec.split(",")):
             if m := re.fullmatch(r"numbers\s+±?(\d+(?:\.\d+)?%?)", item):
                 numbers = m.group(1)
             elif item == "verdicts":
                 verdicts = True
+            elif item == "poems":
+                poems = True
             elif re.fullmatch(r"[\w.-]+(?:\|[\w.-]+)+", item):
                 alternatives.append(frozenset(item.split("|")))
             else:
-                raise ValueError(f"unknown item {item!r}: write 'numbers 0.02', 'numbers 2%', 'verdicts' "
-                                 f"or alternatives such as 'AVX512|AVX2'")
-        return cls(numbers, verdicts, tuple(alternatives))
+                raise ValueError(f"unknown item {item!r}: write 'numbers 0.02', 'numbers 2%', 'verdicts', "
+                                 f"'poems' or alternatives such as 'AVX512|AVX2'")
+        return cls(numbers, verdicts, tuple(alternatives), poems)
 
     def _pattern(self) -> re.Pattern:
         words = sorted({w for group in self.alternatives for w in group}, key=len, reverse=True)
@@ -138,14 +150,31 @@ class Varies:
             return True
         if self.numbers is None or not (NUMBER.fullmatch(shown) and NUMBER.fullmatch(printed)):
             return False
-        a, b = float(shown.rstrip("%")), float(printed.rstrip("%"))
+        if shown.endswith("%") != printed.endswith("%"):
+            return False
+        a, b = (float(x.rstrip("%")) / (100 if x.endswith("%") else 1) for x in (shown, printed))
         if self.numbers.endswith("%"):
             return abs(a - b) <= float(self.numbers[:-1]) / 100 * abs(a) + 1e-12
         return abs(a - b) <= float(self.numbers) + 1e-12
 
+    def _lines(self, text: str) -> list[str]:
+        """``text``'s lines, with what ``poems`` lets differ put in a form that does not differ."""
+        if not self.poems:
+            return text.splitlines()
+        out = []
+        for line in text.splitlines():
+            if m := CHECK_LINE.match(line):  # which checks pass, not what they found
+                parts = [part.split(":", 1) for part in m.group("body").split(";")]
+                line = "[" + "; ".join(p[0].strip() + (": ok" if p[1].strip() == "ok" else ": not ok")
+                                       if len(p) == 2 else p[0].strip() for p in parts) + "]"
+            line = POEM_TEXT.sub("〇", line)
+            if not (line.strip() == "〇" and out and out[-1].strip() == "〇"):  # a poem's lines: how many is its own
+                out.append(line)
+        return out
+
     def differences(self, shown: str, printed: str) -> list[str]:
         """The lines where ``printed`` differs from ``shown`` by more than this allows (empty: it passes)."""
-        a, b = shown.splitlines(), printed.splitlines()
+        a, b = self._lines(shown), self._lines(printed)
         if len(a) != len(b):
             return [f"{len(b)} lines printed, {len(a)} shown"]
         pattern, out = self._pattern(), []
@@ -414,15 +443,19 @@ def _classify(block: Block, site: Site, skipped: bool, norun, readme_norun: bool
 
 
 FIGURES = Path(tempfile.mkdtemp(prefix="minigpt-page-figures-"))  # where page scripts draw (MINIGPT_DOCS)
+SCRATCH = Path(tempfile.mkdtemp(prefix="minigpt-page-tmp-"))  # their TMPDIR: what they keep there lasts one run
 atexit.register(shutil.rmtree, FIGURES, ignore_errors=True)
+atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
 
 
 def _env() -> dict[str, str]:
     """A reader's activated venv: this venv first on PATH; one thread each, as page commands run side by side.
     A script that draws a figure writes it under MINIGPT_DOCS, a temporary folder here: a test run leaves the
-    checkout as it found it (``make figures`` draws into docs/)."""
+    checkout as it found it (``make figures`` draws into docs/). Their TMPDIR is this run's own: what a script
+    keeps there for the next one (lesson 17's trained poem model) is made afresh by each run, under the kernels
+    that run uses (``make test-kernels``), never taken from an earlier run's."""
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-               MPLBACKEND="Agg", PYTHONHASHSEED="0", MINIGPT_DOCS=str(FIGURES))
+               MPLBACKEND="Agg", PYTHONHASHSEED="0", MINIGPT_DOCS=str(FIGURES), TMPDIR=str(SCRATCH))
     for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env.setdefault(name, "1")
     return env

@@ -33,16 +33,17 @@ def first_problem(text, form):
     return "ok" if poetry.check_rhyme(text, form).ok else "no rhyme"
 
 
-found = Counter()
+ORDER = ("wrong number of lines", "a line of the wrong length", "a mark inside a line (、)", "no rhyme", "ok")
+found, first = Counter(), {}
 for i, (form, keywords, ids) in enumerate(prompts):  # sample i: seed i, temperature 0.8, no rules
     out = model.generate(torch.tensor([ids]), 96 - len(ids), temperature=0.8, stop=tok.eos_id,
                          rng=np.random.default_rng(i))
     text = decode_rows(tok, out[:, len(ids):].tolist())[0]
     problem = first_problem(text, form)
-    if problem not in found:
-        print(f"{problem} ({form}): {text}")
+    first.setdefault(problem, f"{problem} ({form}): {text}")
     found[problem] += 1
-print("tiny model, 20 free poems: " + ", ".join(f"{k} {n}" for k, n in found.most_common()))
+print("\n".join(first[k] for k in ORDER if k in first))  # the first poem with each problem
+print("tiny model, 20 free poems: " + ", ".join(f"{k} {found[k]}" for k in ORDER if k in found))
 
 reading = root / "benchmarks" / "readings" / "2026-12-04-after"  # poems-cpu, --strict, scored blind
 items = json.loads((reading / "key.json").read_text(encoding="utf-8"))["items"]

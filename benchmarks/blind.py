@@ -17,7 +17,6 @@ only the form and the poem; ``key.json`` says which is which and how each was ma
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import random
 import sys
@@ -80,20 +79,12 @@ def write(args) -> None:
 
 
 def score(args) -> None:
-    out = Path(args.out)
-    items = json.loads((out / "key.json").read_text(encoding="utf-8"))["items"]
-    rows = {int(r["number"]): r for r in csv.DictReader((out / "scores.csv").open(encoding="utf-8"))}
-    if sorted(rows) != list(range(1, len(items) + 1)):
-        sys.exit(f"scores.csv must score every poem 1..{len(items)} once")
-    yes = lambda v: str(v).strip().lower() in ("1", "yes", "y", "true")  # noqa: E731
-    print(f"| | poems | sense (1-5) | craft (1-5) | accepted as a competent poem | guessed \"machine\" |")
-    print("|---|---|---|---|---|---|")
-    for source, name in (("real", "real poems"), ("model", "generated")):
-        got = [rows[n] for n, it in enumerate(items, 1) if it["source"] == source]
-        k = len(got)
-        print(f"| {name} | {k} | {sum(float(r['sense']) for r in got) / k:.2f} | "
-              f"{sum(float(r['craft']) for r in got) / k:.2f} | {sum(yes(r['accepted']) for r in got)} / {k} | "
-              f"{sum(yes(r['machine']) for r in got)} / {k} |")
+    from minigpt.evaluate import blind_reading_table
+
+    try:
+        print("\n".join(blind_reading_table(args.out)))
+    except ValueError as e:
+        sys.exit(str(e))
 
 
 def main(argv=None) -> None:

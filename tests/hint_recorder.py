@@ -1,8 +1,9 @@
 """A pytest plugin (``-p hint_recorder``, with tests/ on the path; tests/conftest.py turns it on for every run)
-that records every report the lessons' graders write while the grader tests run, for
-tests/test_zh_check_reports.py: each ``check_*`` of every
-``minigpt.checks`` module is wrapped before the test modules import it, and each workbook check is also run
-in Chinese. The reports go to the JSON file named by HINT_RECORD when the session ends."""
+that records every result the lessons' graders return while the grader tests run, for
+tests/test_zh_check_reports.py: each ``check_*`` of every ``minigpt_course.checks`` module is wrapped before the test
+modules import it, and each workbook check's results are recorded too (the workbook's own lines: a missing
+piece, an import error, the section to reread). A result is recorded as its English and its Chinese; the
+pairs go to the JSON file named by HINT_RECORD when the session ends."""
 
 from __future__ import annotations
 
@@ -12,17 +13,26 @@ import json
 import os
 import pkgutil
 
-REPORTS: list[str] = []
+REPORTS: list[tuple[str, str]] = []  # (English, Chinese)
 _configured = False
+
+
+def _both(result) -> tuple[str, str] | None:
+    from minigpt_course.checks import Result
+
+    if isinstance(result, Result):
+        return result.render("en"), result.render("zh")
+    return None
 
 
 def _recording(fn):
     @functools.wraps(fn)
     def wrapped(*args, **kwargs):
-        report = fn(*args, **kwargs)
-        if isinstance(report, str):
-            REPORTS.append(report)
-        return report
+        result = fn(*args, **kwargs)
+        pair = _both(result)
+        if pair:
+            REPORTS.append(pair)
+        return result
 
     return wrapped
 
@@ -32,23 +42,22 @@ def pytest_configure(config):
     if _configured:  # both tests/conftest.py and ``-p hint_recorder`` may call it
         return
     _configured = True
-    import minigpt.checks as checks
-    from minigpt import workbook
+    import minigpt_course.checks as checks
+    from minigpt_course import workbook
 
     for info in pkgutil.iter_modules(checks.__path__):
-        module = importlib.import_module(f"minigpt.checks.{info.name}")
+        module = importlib.import_module(f"minigpt_course.checks.{info.name}")
         for name in dir(module):
             if name.startswith("check_") and callable(getattr(module, name)):
                 setattr(module, name, _recording(getattr(module, name)))
     run_lesson = workbook.run_lesson
 
-    def run_lesson_too_in_chinese(lesson, folder, lang):
-        results = run_lesson(lesson, folder, lang)
-        if lang != "zh":  # the workbook's own lines (missing piece, import error, reread) in Chinese too
-            REPORTS.extend(report for _, ok, report in run_lesson(lesson, folder, "zh"))
+    def run_lesson_recorded(lesson, folder):
+        results = run_lesson(lesson, folder)
+        REPORTS.extend(_both(r) for r in results)
         return results
 
-    workbook.run_lesson = run_lesson_too_in_chinese
+    workbook.run_lesson = run_lesson_recorded
 
 
 def pytest_unconfigure(config):

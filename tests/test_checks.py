@@ -1,8 +1,8 @@
-"""minigpt.checks.show: the one way every exercise check writes numbers in its reports."""
+"""minigpt_course.checks.show: the one way every exercise check writes numbers in its reports."""
 
 import numpy as np
 
-from minigpt.checks import show
+from minigpt_course.checks import show
 
 
 def test_show_writes_numbers_as_a_reader_does():

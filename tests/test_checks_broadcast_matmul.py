@@ -1,9 +1,9 @@
-"""minigpt.checks.broadcast_matmul passes a right broadcast_shapes and names what is wrong with wrong ones."""
+"""minigpt_course.checks.broadcast_matmul passes a right broadcast_shapes and names what is wrong with wrong ones."""
 
 import numpy as np
 import pytest
 
-from minigpt.checks.broadcast_matmul import PAIRS, check_broadcast_shapes
+from minigpt_course.checks.broadcast_matmul import PAIRS, check_broadcast_shapes
 
 
 def padded(a, b, left=True):
@@ -46,7 +46,7 @@ def test_the_pairs_cover_shapes_that_broadcast_and_shapes_that_do_not():
 @pytest.mark.parametrize("answer", [right, np.broadcast_shapes, lambda a, b: list(right(a, b)),
                                     lambda a, b: np.array(right(a, b))])
 def test_right_answers_pass(answer):
-    report = check_broadcast_shapes(answer)
+    report = str(check_broadcast_shapes(answer))
     assert report.split(":")[1].strip().startswith("passed"), report
 
 
@@ -58,7 +58,7 @@ def test_right_answers_pass(answer):
     (lambda a, b: "(2, 3, 4)", "expected a tuple of ints"),
 ])
 def test_a_wrong_answer_is_not_yet_with_the_pair_expected_got_and_the_mistake(answer, says):
-    report = check_broadcast_shapes(answer)
+    report = str(check_broadcast_shapes(answer))
     assert ": not yet\n" in report and says in report, report
 
 
@@ -66,7 +66,7 @@ def test_raising_on_shapes_that_broadcast_is_reported_with_the_readers_message()
     def always_raises(a, b):
         raise ValueError("my own message")
 
-    report = check_broadcast_shapes(always_raises)
+    report = str(check_broadcast_shapes(always_raises))
     assert "expected (2, 3, 4), got ValueError: my own message" in report, report
 
 
@@ -74,6 +74,6 @@ def test_errors_other_than_valueerror_are_reported_at_the_readers_line():
     def broken(a, b):
         return a[7]
 
-    report = check_broadcast_shapes(broken)
+    report = str(check_broadcast_shapes(broken))
     assert report.startswith("broken: not yet\n  expected broken(a, b) -> the broadcast shape"), report
     assert "got      IndexError" in report and "return a[7]" in report, report

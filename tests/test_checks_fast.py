@@ -11,7 +11,7 @@ from pathlib import Path
 import torch
 from torch.nn import functional as F
 
-from minigpt.checks.fast import check_attention
+from minigpt_course.checks.fast import check_attention
 
 LESSON = Path(__file__).resolve().parents[1] / "snippets" / "fast"
 
@@ -22,18 +22,18 @@ def _functions(script: str) -> dict:
 
 
 def test_the_starter_fails_naming_the_missing_mask():
-    report = check_attention(_functions("10_ex_attention.py")["my_attention"])
+    report = str(check_attention(_functions("10_ex_attention.py")["my_attention"]))
     assert report.startswith("my_attention: not yet")
     assert "that is exactly no causal mask" in report
 
 
 def test_the_answer_and_the_fused_kernel_pass():
-    assert check_attention(_functions("11_answer_attention.py")["my_attention"]).startswith("my_attention: passed")
+    assert str(check_attention(_functions("11_answer_attention.py")["my_attention"])).startswith("my_attention: passed")
 
     def fused(q, k, v):
         return F.scaled_dot_product_attention(q, k, v, is_causal=True)
 
-    assert check_attention(fused).startswith("fused: passed")
+    assert str(check_attention(fused)).startswith("fused: passed")
 
 
 def test_each_usual_mistake_is_named():
@@ -48,16 +48,16 @@ def test_each_usual_mistake_is_named():
         scores = (q @ k.transpose(-2, -1) / math.sqrt(hs)).masked_fill(~causal, float("-inf"))
         return scores.softmax(-2).nan_to_num() @ v
 
-    assert "that is exactly no scale" in check_attention(no_scale)
-    assert "that is exactly softmax over dim -2" in check_attention(wrong_axis)
+    assert "that is exactly no scale" in str(check_attention(no_scale))
+    assert "that is exactly softmax over dim -2" in str(check_attention(wrong_axis))
 
 
 def test_a_wrong_shape_and_an_error_are_reported():
     assert "expected shape (B, nh, T, hs) = (2, 2, 5, 4), got (2, 2, 5, 5)" in \
-        check_attention(lambda q, k, v: q @ k.transpose(-2, -1))
+        str(check_attention(lambda q, k, v: q @ k.transpose(-2, -1)))
 
     def broken(q, k, v):
         return q @ v  # (T, hs) @ (T, hs): the inner sizes differ
 
-    report = check_attention(broken)
+    report = str(check_attention(broken))
     assert report.startswith("broken: not yet") and "RuntimeError" in report

@@ -1,4 +1,4 @@
-"""minigpt.checks.storage passes right row-major strides and names what is wrong with wrong ones."""
+"""minigpt_course.checks.storage passes right row-major strides and names what is wrong with wrong ones."""
 
 import math
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from minigpt.checks.storage import SHAPES, check_contiguous_strides
+from minigpt_course.checks.storage import SHAPES, check_contiguous_strides
 
 
 def row_major(shape):
@@ -33,7 +33,7 @@ def test_its_reference_is_numpys_and_torchs_strides():
 
 @pytest.mark.parametrize("answer", [row_major, lambda s: list(row_major(s)), lambda s: np.array(row_major(s), int)])
 def test_right_strides_pass_as_a_tuple_a_list_or_an_integer_array(answer):
-    report = check_contiguous_strides(answer)
+    report = str(check_contiguous_strides(answer))
     assert report.split(":")[1].strip().startswith("passed"), report
 
 
@@ -49,7 +49,7 @@ def test_right_strides_pass_as_a_tuple_a_list_or_an_integer_array(answer):
     (lambda s: 12, "expected a tuple of ints"),
 ])
 def test_a_wrong_answer_is_not_yet_with_the_shape_expected_got_and_the_mistake(answer, says):
-    report = check_contiguous_strides(answer)
+    report = str(check_contiguous_strides(answer))
     assert ": not yet\n" in report and "expected (12, 4, 1)" in report and says in report, report
 
 
@@ -57,7 +57,7 @@ def test_the_first_wrong_shape_is_reported_even_late_in_the_list():
     def wrong_for_scalars(shape):
         return row_major(shape) if shape else (1,)
 
-    report = check_contiguous_strides(wrong_for_scalars)
+    report = str(check_contiguous_strides(wrong_for_scalars))
     assert "wrong_for_scalars(()): expected (), got (1,)" in report, report
 
 
@@ -65,6 +65,6 @@ def test_errors_of_the_readers_function_are_reported_at_their_line():
     def broken(shape):
         return shape[5]
 
-    report = check_contiguous_strides(broken)
+    report = str(check_contiguous_strides(broken))
     assert report.startswith("broken: not yet\n  expected broken(shape) -> row-major strides"), report
     assert "got      IndexError: tuple index out of range" in report and "return shape[5]" in report, report

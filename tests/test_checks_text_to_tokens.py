@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from minigpt.checks.text_to_tokens import check_get_batch
+from minigpt_course.checks.text_to_tokens import check_get_batch
 from minigpt.data import Corpus
 from minigpt.tokenizer import CharTokenizer
 
@@ -21,7 +21,7 @@ def windows(data, batch_size, block_size, rng, shift=1, high_less=0):
 
 
 def test_the_library_passes():
-    assert check_get_batch(library).startswith("library: passed (x, y of shape (4, 8)")
+    assert str(check_get_batch(library)).startswith("library: passed (x, y of shape (4, 8)")
 
 
 @pytest.mark.parametrize("fn, needles", [
@@ -34,7 +34,7 @@ def test_the_library_passes():
     (lambda d, b, t, r: (d[r.integers(0, 30, size=(b, t))], d[:b * t].reshape(b, t)), ["x[0] should be T = 8 consecutive tokens"]),
 ], ids=["not shifted", "shifted by two", "last window never", "one array", "transposed", "floats", "scattered"])
 def test_usual_mistakes_are_named(fn, needles):
-    report = check_get_batch(fn)
+    report = str(check_get_batch(fn))
     assert report.startswith("<lambda>: not yet\n"), report
     for needle in needles:
         assert needle in report, report
@@ -44,6 +44,6 @@ def test_errors_of_the_readers_code_are_expected_vs_got():
     def broken(data, batch_size, block_size, rng):
         return data[np.arange(block_size) + len(data)], None
 
-    report = check_get_batch(broken)
+    report = str(check_get_batch(broken))
     assert report.startswith("broken: not yet\n  expected broken(data, batch_size, block_size, rng) -> (x, y)"), report
     assert "got      IndexError" in report and "return data[np.arange" in report, report

@@ -218,7 +218,7 @@ def test_lessons_are_the_nav_pages_with_scripts_in_the_navs_order(capsys, tmp_pa
 
 
 def test_lesson_outside_the_repository_is_one_clear_error(capsys, tmp_path, monkeypatch):
-    from minigpt import lessons
+    from minigpt_course import lessons
 
     monkeypatch.setattr(lessons, "CHECKOUT", tmp_path)  # as if installed from a wheel
     monkeypatch.chdir(tmp_path)
@@ -271,7 +271,7 @@ def test_train_and_resume_from_the_command_line(capsys, tmp_path):
 def test_help_and_the_numpy_engine_never_import_torch():
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "minigpt", "--help"], capture_output=True, text=True)
     assert done.returncode == 0 and "torch" not in done.stderr
-    numpy_side = "import sys, minigpt.gpt, minigpt.nn, minigpt.optim, minigpt.sampling, minigpt.convert, minigpt.checks.multi_head"
+    numpy_side = "import sys, minigpt.gpt, minigpt.nn, minigpt.optim, minigpt.sampling, minigpt.convert, minigpt_course.checks.multi_head"
     done = subprocess.run([sys.executable, "-c", numpy_side + "; print('torch' in sys.modules)"],
                           capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"

@@ -340,7 +340,7 @@ def test_strict_defaults_to_a_cooler_best_of_eight(capsys, poems_ckpt):
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["--form", "五绝", "--keywords", "月,Q", "--strict"], "keyword 'Q' has characters the model has never seen"),
+    (["--form", "五绝", "--keywords", "月,Q", "--strict"], "not in the vocabulary: 'Q'"),  # as without --strict
     (["--form", "五绝", "--keywords", "明月照大江山", "--strict"], "a line of 五言绝句 holds 5"),
     (["--form", "五绝", "--keywords", "沉啼", "--strict"], "the 平水韵 book gives no tone for 沉、啼"),
     (["--keywords", "月", "--strict"], "--strict needs --form and --keywords"),

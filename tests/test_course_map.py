@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from minigpt import lessons
+from minigpt_course import lessons
 
 ROOT = Path(__file__).resolve().parents[1]
 UNWRITTEN = {"zh": "（还没写）", "en": "(not written yet)"}

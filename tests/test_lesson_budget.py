@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from minigpt import lessons
+from minigpt_course import lessons
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_ZH_CHARS = 5500

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import torch
 
-from minigpt.lessons import lessons
+from minigpt_course.lessons import lessons
 
 ROOT = Path(__file__).resolve().parents[1]
 SNIPPETS = ROOT / "snippets"
@@ -43,7 +43,7 @@ def test_no_lesson_module_is_named_like_a_standard_library_module():
 def load(lesson: str, name: str):
     """Import snippets/<lesson>/<name>.py the way its scripts do (their folder first on sys.path), fresh."""
     saved = {n: sys.modules.pop(n) for n in NAMES if n in sys.modules}
-    path = list(sys.path)  # lesson 6's nn.py appends lesson 5's folder: undone here too
+    path = list(sys.path)
     sys.path.insert(0, str(SNIPPETS / lesson))
     try:
         return importlib.import_module(name)

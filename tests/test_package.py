@@ -1,5 +1,5 @@
-"""The package's shape: minigpt's modules import each other in layers, with no cycle, and every named section
-of its source is shown by some page."""
+"""The package's shape: minigpt's modules import each other in layers, with no cycle, the library never reaches
+for the course beside it or for the repository, and every named section of its source is shown by some page."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def modules() -> dict[str, Path]:
 
 def imports_of(path: Path, known: set[str]) -> set[str]:
     """The minigpt modules ``path`` imports, at the top or inside a function: ``from minigpt import poetry``
-    and ``from . import functional`` name the submodule, ``from minigpt.checks import int_tuple`` the package."""
+    and ``from . import functional`` name the submodule, ``from minigpt.tensor import Tensor`` the module."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
@@ -94,6 +94,23 @@ def test_generation_does_not_lean_on_training():
     for module in ("minigpt.generate", "minigpt.gpt", "minigpt.gpt_torch", "minigpt.constrain"):
         assert "minigpt.train" not in reachable(graph, module), module
     assert "minigpt.device" in graph["minigpt.generate"] and "minigpt.device" in graph["minigpt.train"]
+
+
+def test_the_library_never_imports_the_course_or_looks_for_the_repository():
+    """src/minigpt is what a reader could install and use alone: the course (minigpt_course) imports it, never
+    the other way round (the course's commands reach `minigpt` by entry point), and no module finds files
+    through the folders above its own (``Path(__file__).parents[2]`` is the repository only in a checkout)."""
+    problems = []
+    for name, path in modules().items():
+        text = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text)):
+            named = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            problems += [f"{name} imports {m}" for m in named if m.split(".")[0] == "minigpt_course"]
+        problems += [f"{name} reaches above its folder: {m.group(0)}" for m in re.finditer(r"\.parents\[\d+\]", text)]
+    assert not problems, problems
+    course = SRC / "minigpt_course" / "commands.py"
+    assert "minigpt_course" in (SRC.parent / "pyproject.toml").read_text(encoding="utf-8") and course.exists()
 
 
 MARKER = re.compile(r"^\s*# --8<-- \[(start|end):([\w-]+)\]\s*$", re.M)

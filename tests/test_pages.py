@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from course_pages import DOCS, LANGS, LESSONS, ROOT, Site, pages, read_page
-from minigpt.lessons import nav_pages
+from minigpt_course.lessons import nav_pages
 
 ALL_PAGES = [f"{lang}/{p}" for lang in LANGS for p in pages(lang)]
 ANCHOR_OK = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from minigpt import cli, workbook
+from minigpt import cli
+from minigpt_course import workbook
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "minigpt"
@@ -89,7 +90,7 @@ def test_init_creates_the_files_and_refuses_a_non_empty_folder(tmp_path, capsys)
     wb = tmp_path / "wb"
     assert cli.main(["workbook", "init", str(wb), "--lang", "zh"]) == 0
     names = sorted(p.name for p in wb.iterdir())
-    assert names == sorted([name for name, *_ in workbook.FILES] + ["README.md"])
+    assert names == sorted([name for name, *_ in workbook.files()] + ["README.md"])
     assert "第 3 (autograd) 课开始" not in (wb / "tensor.py").read_text(encoding="utf-8")  # it starts at storage
     assert "第 1 (storage) 课" in (wb / "tensor.py").read_text(encoding="utf-8")
     assert f"minigpt check first-network --workbook {wb}" in (wb / "README.md").read_text(encoding="utf-8")
@@ -114,7 +115,7 @@ def test_language_from_the_locale(monkeypatch):
     assert workbook.language() == "en"
 
 
-@pytest.mark.parametrize("lesson", list(workbook.LESSONS))
+@pytest.mark.parametrize("lesson", [lesson.slug for lesson in workbook.graded()])
 def test_the_library_code_passes(library_workbook, capsys, lesson):
     code, out = run_check(capsys, lesson, "--workbook", str(library_workbook), "--lang", "en")
     assert code == 0, out
@@ -258,14 +259,16 @@ def test_reports_in_chinese_translate_the_shared_words(tmp_path, capsys):
 
 
 def test_every_section_to_reread_exists_in_both_languages():
-    from minigpt import lessons
+    from minigpt_course import lessons
 
     pages = {lesson.slug: lesson.page for lesson in lessons.lessons(ROOT)}
-    assert {lesson for lesson, _ in workbook.REREAD} <= set(workbook.LESSONS)
-    for (lesson, what), anchor in workbook.REREAD.items():
-        for lang in ("zh", "en"):
-            text = (ROOT / "docs" / lang / pages[lesson]).read_text(encoding="utf-8")
-            assert f"{{ #{anchor} }}" in text, f"{lang}/{pages[lesson]} has no #{anchor} (for {what})"
+    declared = workbook.graded()
+    assert {lesson.slug for lesson in declared} <= set(pages)
+    for lesson in declared:
+        for check in lesson.checks:
+            for lang in ("zh", "en"):
+                text = (ROOT / "docs" / lang / pages[lesson.slug]).read_text(encoding="utf-8")
+                assert f"{{ #{check.reread} }}" in text, f"{lang}/{pages[lesson.slug]} has no #{check.reread} ({check.name})"
     assert "{ #no-such-section }" not in (ROOT / "docs" / "en" / pages["bigram"]).read_text(encoding="utf-8")
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from minigpt import cli, workbook
+from minigpt import cli
+from minigpt_course import workbook
 from test_workbook import fill
 
 pytestmark = pytest.mark.skipif(not (Path(os.environ.get("MINIGPT_DATA", "/nonexistent")) / "tinyshakespeare").is_dir(),

@@ -1,16 +1,16 @@
-"""``minigpt check --lang zh`` leaves no grader sentence in English.
+"""``minigpt check --lang zh`` leaves no grader sentence in English, and the message catalogue is whole.
 
-Every report the graders write while their own tests and the workbook's tests run (the library's code, each
-named mistake those tests build, the reader's exceptions) is recorded by tests/hint_recorder.py, translated
-as ``minigpt check --lang zh`` translates it, and searched for a run of 4 or more English words outside code:
-backticks, the reader's own line quoted in a location, and an exception's message (numpy's, torch's or
-Python's own words, or the reader's) are left as they are. Every English sentence in a grader's source is
-translated too, so that a hint no test reaches is not left out. Controls: an untranslated sentence is caught.
+Every result the graders return while their own tests and the workbook's tests run (the library's code, each
+named mistake those tests build, the reader's exceptions) is recorded by tests/hint_recorder.py in English and
+in Chinese, and the Chinese is searched for a run of 4 or more English words outside code: backticks, the
+reader's own line quoted in a location, and an exception's message (numpy's, torch's or Python's own words, or
+the reader's) are left as they are. Every message of the catalogue (each check module's ``MESSAGES``) has both
+languages with the same placeholders and no English in its Chinese, and every key a grader says exists, so
+that a hint no test reaches is not left out. Controls: an untranslated sentence is caught.
 """
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import re
@@ -21,8 +21,7 @@ from pathlib import Path
 import pytest
 
 import hint_recorder
-from minigpt import workbook
-from minigpt.checks import zh
+from minigpt_course import checks, workbook
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKS = ROOT / "src" / "minigpt" / "checks"
@@ -56,7 +55,7 @@ GRADER_TESTS = sorted((ROOT / "tests").glob("test_checks_*.py")) + [ROOT / "test
 
 
 @pytest.fixture(scope="module")
-def reports(request, tmp_path_factory) -> list[str]:
+def reports(request, tmp_path_factory) -> list[tuple[str, str]]:
     """Every report the graders wrote while the grader and workbook tests ran (each workbook check in Chinese
     too): recorded in this run when those tests ran before this file (a whole-suite run: tests/conftest.py
     turns the recorder on), else recorded by running them once in a subprocess."""
@@ -69,91 +68,112 @@ def reports(request, tmp_path_factory) -> list[str]:
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "hint_recorder",
                           *map(str, GRADER_TESTS)], cwd=ROOT, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    return json.loads(out.read_text(encoding="utf-8"))
+    return [tuple(pair) for pair in json.loads(out.read_text(encoding="utf-8"))]
 
 
 def test_the_recording_covers_every_lesson_and_its_mistakes(reports):
-    firsts = [r.splitlines()[0] for r in reports]
+    firsts = [en.splitlines()[0] for en, _ in reports if en]
     assert len(reports) > 200
     assert sum(": not yet" in f for f in firsts) > 100 and sum(": passed" in f for f in firsts) > 20
-    for lesson in workbook.LESSONS:  # each lesson's workbook check, in Chinese, failing and passing
-        anchors = {anchor for (slug, _), anchor in workbook.REREAD.items() if slug == lesson}
-        assert any(f"#{a} 一节" in r for r in reports for a in anchors), lesson
-    assert any("it matches a known mistake" in r for r in reports)
+    for lesson in workbook.graded():  # each lesson's workbook check, in Chinese, failing and passing
+        anchors = {check.reread for check in lesson.checks}
+        assert any(f"#{a} 一节" in r for _, r in reports for a in anchors), lesson.slug
+    assert any("it matches a known mistake" in en for en, _ in reports)
 
 
 def test_no_grader_sentence_is_left_in_english(reports):
     left = {}
-    for report in reports:
-        runs = english_runs(workbook.translate(report, "zh"))
+    for en, chinese in reports:
+        runs = english_runs(chinese)
         if runs:
-            left[report.splitlines()[0]] = runs
+            left[en.splitlines()[0]] = runs
     assert not left, "\n".join(f"{k}: {v}" for k, v in sorted(left.items()))
 
 
-def _literals(path: Path) -> list[str]:
-    """The strings (f-strings with {} for what they fill in) of a grader module, docstrings left out, each
-    implicitly joined string whole."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docs, inner = set(), set()
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-            docs.add(id(body[0].value))
-        if isinstance(node, ast.JoinedStr):
-            inner.update(id(v) for v in ast.walk(node) if v is not node)
-    out = []
-    for node in ast.walk(tree):
-        if id(node) in docs or id(node) in inner:
-            continue
-        if isinstance(node, ast.JoinedStr):
-            out.append("".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values))
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            out.append(node.value)
-    return out
+def _filled(template: str) -> str:
+    """A template with each placeholder filled with a number (its format spec dropped)."""
+    return re.sub(r"\{[^{}]*\}", "7", template)
 
 
-# words of a grader's source that are not sentences a reader sees
-NOT_SHOWN = re.compile(r"^(fn|cls)\(")
-
-
-@pytest.mark.parametrize("path", sorted(p for p in CHECKS.glob("*.py") if p.name != "zh.py"), ids=lambda p: p.stem)
-def test_every_english_sentence_of_a_grader_has_its_chinese(path):
-    """Each string of the grader's source, its {} filled with a number, as a report line: no English left."""
+def test_every_message_has_both_languages_with_the_same_placeholders_and_no_english_in_its_chinese():
+    catalogue = checks.catalogue()
+    assert len(catalogue) > 140
     left = []
-    for text in _literals(path):
-        text = NOT_SHOWN.sub("name(", text).replace("{}", "7")
-        for line in text.split("\n"):
-            report = "name: not yet\n  " + line.strip()
-            if english_runs(workbook.translate(report, "zh")):
-                left.append(line.strip())
+    for key, texts in catalogue.items():
+        assert set(texts) == {"en", "zh"} and all(texts.values()), key
+        assert checks.fields(texts["en"]) == checks.fields(texts["zh"]), key
+        if english_runs(_filled(texts["zh"])):
+            left.append(f"{key}: {texts['zh']}")
     assert not left, "\n".join(left)
+
+
+SAYS = re.compile(r"""\bsay\(\s*["'](\w+)["']""")
+
+
+@pytest.mark.parametrize("path", sorted(set(CHECKS.glob("*.py")) - {CHECKS / "__init__.py"}),
+                         ids=lambda p: p.stem)
+def test_every_message_a_grader_says_is_in_its_catalogue(path):
+    """Each ``say("key")`` of a check module, each ``reader_errors("key")`` and each ``Message("key")`` of the
+    shared catalogue names a message that exists; a key built at run time (``say(key)``) comes from a table of
+    the module whose keys are checked the same way."""
+    import importlib
+
+    module = importlib.import_module(f"minigpt_course.checks.{path.stem}")
+    text = path.read_text(encoding="utf-8")
+    said = set(SAYS.findall(text)) | set(re.findall(r"""@reader_errors\(["'](\w+)["']\)""", text))
+    said |= set(getattr(module, "MISTAKES", ()) if not isinstance(getattr(module, "MISTAKES", None), dict)
+                else getattr(module, "MISTAKES"))
+    assert said, path.stem
+    assert said <= set(module.MESSAGES), sorted(said - set(module.MESSAGES))
+    shared = set(re.findall(r"""\bMessage\(["'](\w+)["']""", text))
+    assert shared <= set(checks.MESSAGES), sorted(shared - set(checks.MESSAGES))
+
+
+def test_a_result_is_data_rendered_in_either_language():
+    from minigpt_course.checks.storage import check_contiguous_strides
+
+    def reversed_strides(shape):
+        strides, step = [], 1
+        for size in reversed(shape):
+            strides.append(step)
+            step *= size
+        return tuple(strides)
+
+    result = check_contiguous_strides(reversed_strides)
+    assert not result.passed and result.keys == ["not_yet", "storage.wrong", "storage.reversed"]
+    assert result.lines[1].values == {"shape": (2, 3, 4), "want": (12, 4, 1), "got": (1, 4, 12)}
+    assert str(result) == result.render("en") and result.render("en").startswith("reversed_strides: not yet\n")
+    assert result.render("zh").startswith("reversed_strides：还没通过\n  reversed_strides((2, 3, 4))：期望 (12, 4, 1)")
 
 
 def test_the_search_catches_an_untranslated_sentence(reports):
     """Controls: an English hint is caught in a report, behind backticks and an exception it is not, and a
-    sentence whose table entry is taken out is caught again."""
+    message whose Chinese is left in English is caught in a report."""
     assert english_runs("x：还没通过\n  the gradient lost its shape, so sum nothing") == [
         "the gradient lost its shape, so sum nothing"]
     assert english_runs("  `is a return missing here`\n  得到     ValueError: shapes do not match here at all") == []
     assert english_runs("  得到     x（tensor.py 第 2 行：return a  # the whole vector goes here）") == []
-    sentence = "the right numbers in reverse order: strides[0] belongs to dim 0, the one that moves slowest"
-    report = next(r for r in reports if sentence in r)
-    assert not english_runs(workbook.translate(report, "zh"))
-    kept = list(zh.RULES)
+    from minigpt_course.checks import sampling
+
+    sentence = "probs came back as they went in: nothing was dropped"
+    assert any(sentence in en and not english_runs(chinese) for en, chinese in reports)
+    result = sampling.check_top_p(lambda probs, top_p: probs)
+    assert sentence in result.render("en") and not english_runs(result.render("zh"))
+    kept = sampling.MESSAGES["unchanged"]
     try:
-        zh.RULES[:] = [(p, c) for p, c in kept if p.pattern != re.escape(sentence)]
-        assert len(zh.RULES) == len(kept) - 1
-        assert english_runs(workbook.translate(report, "zh")), "an untranslated hint went unnoticed"
+        sampling.MESSAGES["unchanged"] = (kept[0], kept[0])
+        assert english_runs(result.render("zh")), "an untranslated hint went unnoticed"
     finally:
-        zh.RULES[:] = kept
+        sampling.MESSAGES["unchanged"] = kept
+    assert english_runs(_filled("  the right numbers in reverse order: strides[0] belongs to dim {n}"))
 
 
 def test_chinese_keeps_the_numbers_and_code():
-    report = ("broken: not yet\n  broken((2, 3, 4)): expected (12, 4, 1), got (1, 6, 2)\n"
-              "  column-major (Fortran-order) strides: there dim 0 moves by 1.\n"
-              "  Row-major: the last dim moves by 1, each earlier dim by the product of the sizes after it")
-    out = workbook.translate(report, "zh")
-    assert out.splitlines()[1] == "  broken((2, 3, 4))：期望 (12, 4, 1)，得到 (1, 6, 2)", out
+    from minigpt_course.checks.storage import check_contiguous_strides
+
+    def broken(shape):
+        return {(2, 3, 4): (1, 2, 6)}.get(shape, ())
+
+    out = check_contiguous_strides(broken).render("zh")
+    assert out.splitlines()[1] == "  broken((2, 3, 4))：期望 (12, 4, 1)，得到 (1, 2, 6)", out
     assert "列优先（Fortran 顺序）" in out and not english_runs(out)
-    assert workbook.translate(report, "en") == report  # English as written

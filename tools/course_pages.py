@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from minigpt.lessons import lessons
+from minigpt_course.lessons import lessons
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -66,7 +66,7 @@ HTML_SRC = re.compile(r"""<(?:img|a|source|iframe)\b[^>]*\b(?:src|href)=["']([^"
 INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 
-LESSONS = lessons(ROOT)  # in course order: mkdocs.yml's nav (minigpt.lessons)
+LESSONS = lessons(ROOT)  # in course order: mkdocs.yml's nav (minigpt_course.lessons)
 
 
 def pages(lang: str) -> list[str]:
@@ -121,7 +121,7 @@ class Varies:
     def parse(cls, spec: str) -> Varies:
         numbers, verdicts, alternatives, poems = None, False, [], False
         for item in (part.strip() for part in spec.split(",")):
-            if m := re.fullmatch(r"numbers\s+±?(\d+(?:\.\d+)?%?)", item):
+            if m := re.fullmatch(r"numbers\s+±?(\d+(?:\.\d+)?(?:e-?\d+)?%?)", item):
                 numbers = m.group(1)
             elif item == "verdicts":
                 verdicts = True

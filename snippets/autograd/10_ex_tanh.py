@@ -1,6 +1,6 @@
 import numpy as np
 
-from minigpt.checks.autograd import check_tanh
+from minigpt_course.checks.autograd import check_tanh
 from tensor import Tensor
 
 

@@ -1,4 +1,4 @@
-from minigpt.checks.autograd import check_topological_order
+from minigpt_course.checks.autograd import check_topological_order
 from tensor import Tensor
 
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-from minigpt.checks.autograd import check_topological_order
+from minigpt_course.checks.autograd import check_topological_order
 from tensor import Tensor
 
 

@@ -1,7 +1,7 @@
 import numpy as np
 import torch
 
-from minigpt.checks.autograd import check_topological_order
+from minigpt_course.checks.autograd import check_topological_order
 from tensor import Tensor
 
 

@@ -1,11 +1,10 @@
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 
 from bigram import CountBigram, count_pairs, draw
 from minigpt.data import load_shakespeare, shakespeare_corpus
+from minigpt_course.lessons import lesson_module
 
 corpus = shakespeare_corpus()
 tok, V = corpus.tokenizer, corpus.tokenizer.vocab_size
@@ -22,12 +21,12 @@ N = count_pairs(corpus.train, V)  # (V, V)
 print(f"count_pairs == collections.Counter over {len(text) - 1:,} pairs: {agrees(N)}")
 print(f"  control, the table read the other way, N[b, a]: {agrees(N.T)}")
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "layers-optim"))
-from toy import V as toy_V, floor, pairs as toy_pairs  # noqa: E402  lesson 6's toy
+lesson_module("layers-optim", "nn")  # lesson 6's layers, which its toy is built of
+toy = lesson_module("layers-optim", "toy")  # lesson 6's toy
 
-x, y = toy_pairs()  # (N,), (N,)
+x, y = toy.pairs()  # (N,), (N,)
 ids = np.append(x, y[-1])  # the four quatrains as one stream
-lesson6, ours = floor(x, y), CountBigram(ids, toy_V).nll(ids)
+lesson6, ours = toy.floor(x, y), CountBigram(ids, toy.V).nll(ids)
 print(f"lesson 6's floor {lesson6:.4f}, CountBigram on the same text {ours:.4f}, "
       f"equal: {np.isclose(lesson6, ours)}")
 

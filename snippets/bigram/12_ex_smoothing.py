@@ -1,6 +1,6 @@
 import numpy as np
 
-from minigpt.checks.bigram import check_smoothed
+from minigpt_course.checks.bigram import check_smoothed
 
 
 def smoothed(counts: np.ndarray, alpha: float) -> np.ndarray:

@@ -1,4 +1,4 @@
-from minigpt.checks.block import check_block_forward
+from minigpt_course.checks.block import check_block_forward
 
 
 def my_block_forward(block, x):

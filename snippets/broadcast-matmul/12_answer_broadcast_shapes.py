@@ -1,4 +1,4 @@
-from minigpt.checks.broadcast_matmul import check_broadcast_shapes
+from minigpt_course.checks.broadcast_matmul import check_broadcast_shapes
 
 
 def my_broadcast_shapes(a, b):

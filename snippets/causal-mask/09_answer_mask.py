@@ -1,6 +1,6 @@
 import numpy as np
 
-from minigpt.checks.causal_mask import check_causal_mask
+from minigpt_course.checks.causal_mask import check_causal_mask
 
 
 def my_causal_mask(T):

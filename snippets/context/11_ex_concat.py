@@ -1,4 +1,4 @@
-from minigpt.checks.context import check_concat_window
+from minigpt_course.checks.context import check_concat_window
 
 
 def concat_window(e):

@@ -2,7 +2,7 @@ import math
 
 import torch
 
-from minigpt.checks.fast import check_attention
+from minigpt_course.checks.fast import check_attention
 
 
 def my_attention(q, k, v):

@@ -1,6 +1,6 @@
 import numpy as np
 
-from minigpt.checks.first_network import check_grad_by_nudging
+from minigpt_course.checks.first_network import check_grad_by_nudging
 
 
 def grad_by_nudging(f, theta, h=1e-6):

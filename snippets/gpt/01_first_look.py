@@ -1,6 +1,5 @@
 import argparse
 import os
-import sys
 import tempfile
 from pathlib import Path
 
@@ -10,17 +9,18 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from minigpt.data import format_prompt, poem_corpus
+from minigpt_course.lessons import lesson_module
 from minigpt.presets import get_preset
 from minigpt.tensor import no_grad
 from minigpt.train import train
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "context"))  # lesson 9's window_mlp.py
-from window_mlp import WindowMLP, evaluate, windows  # noqa: E402
-from window_mlp import train as train_window  # noqa: E402
+window_mlp = lesson_module("context", "window_mlp")  # lesson 9's model
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--steps", type=int, default=300)
-STEPS = parser.parse_args().steps
+parser.add_argument("--n-embd", type=int, default=32, help="the GPT's width (exercise 4)")
+args = parser.parse_args()
+STEPS, WIDTH = args.steps, args.n_embd
 corpus = poem_corpus()
 tok = corpus.tokenizer
 V, val = tok.vocab_size, corpus.val
@@ -30,7 +30,7 @@ X, Y = val[starts[:, None] + np.arange(32)], val[starts[:, None] + np.arange(1, 
 
 with tempfile.TemporaryDirectory() as out:
     # the tiny preset, narrower (n_embd 32) and a batch of 4 x 32 tokens, in float64: seconds on one core
-    config = get_preset("tiny", corpus="poems", engine="numpy", n_embd=32, batch_size=4, max_steps=STEPS,
+    config = get_preset("tiny", corpus="poems", engine="numpy", n_embd=WIDTH, batch_size=4, max_steps=STEPS,
                         eval_interval=100, eval_iters=8, dtype="float64", out_dir=out)
     result = train(config, corpus=corpus, progress=False, plot=False)
 gpt = result.model
@@ -54,10 +54,10 @@ n_xy = np.where(pairs[i] == X * V + Y, n_pair[i], 0)  # count of the pair (X, Y)
 bigram = float(-np.log((n_xy + 1) / (n_first[X] + V)).mean())  # add-one smoothing, no V x V table
 
 rng = np.random.default_rng(0)
-window = WindowMLP(V, 4, rng=rng)  # 4 tokens before the target, lesson 9's default sizes
-train_window(window, corpus, STEPS, batch_size=128, rng=rng)  # 128 targets a step, as the GPT's 4 x 32
-wx, wy = windows(val, 4, FIRST)  # (M, 4), (M,)
-window_loss = evaluate(window, wx[: N * 32], wy[: N * 32])
+window = window_mlp.WindowMLP(V, 4, rng=rng)  # 4 tokens before the target, lesson 9's default sizes
+window_mlp.train(window, corpus, STEPS, batch_size=128, rng=rng)  # 128 targets a step, as the GPT's 4 x 32
+wx, wy = window_mlp.windows(val, 4, FIRST)  # (M, 4), (M,)
+window_loss = window_mlp.evaluate(window, wx[: N * 32], wy[: N * 32])
 
 rows = [("ln V", "uniform guess", np.log(V)), ("count bigram", "1 previous token", bigram),
         ("window MLP", "4 previous tokens", window_loss), ("GPT", "up to 32 previous tokens", gpt_loss)]
@@ -65,7 +65,7 @@ print(f"validation loss on the same {N * 32:,} targets "
       f"({STEPS} steps x 128 targets for both trained models)")
 for name, sees, loss in rows:
     print(f"  {name:13}{sees:26}{loss:6.3f}")
-if STEPS != 300:
+if (STEPS, WIDTH) != (300, 32):
     print("no figure: it shows the default run only")
     raise SystemExit
 docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))

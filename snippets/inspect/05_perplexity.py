@@ -1,16 +1,11 @@
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 from poems_cpu import bench_record
 
-root = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(root / "snippets" / "sampling"), str(root / "benchmarks")]  # lesson 17's model, bench code
-from poems import validation_loss  # noqa: E402
-from poet import tiny_poet  # noqa: E402
-
-from minigpt.data import poem_corpus  # noqa: E402
+from minigpt.data import poem_corpus
+from minigpt.evaluate import validation_loss
+from minigpt.tiny_poet import tiny_poet
 
 corpus = poem_corpus()
 model, tok, _ = tiny_poet()  # lesson 17's: 2 layers, 64 wide, 400 steps

@@ -1,15 +1,11 @@
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sampling"))  # lesson 17's poem model
-from poet import tiny_poet  # noqa: E402
-
-from minigpt.data import poem_corpus  # noqa: E402
+from minigpt.data import poem_corpus
+from minigpt.tiny_poet import tiny_poet
 
 corpus = poem_corpus()
 model, tok, _ = tiny_poet()

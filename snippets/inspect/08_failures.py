@@ -1,20 +1,18 @@
 import csv
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import torch
 
-root = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(root / "snippets" / "sampling"), str(root / "benchmarks")]  # lesson 17's model, bench code
-from poems import sample_prompts  # noqa: E402
-from poet import tiny_poet  # noqa: E402
+from minigpt import poetry
+from minigpt.data import poem_corpus
+from minigpt.evaluate import sample_prompts
+from minigpt.generate import decode_rows
+from minigpt.tiny_poet import tiny_poet
 
-from minigpt import poetry  # noqa: E402
-from minigpt.data import poem_corpus  # noqa: E402
-from minigpt.generate import decode_rows  # noqa: E402
+root = Path(__file__).resolve().parents[2]
 
 model, tok, _ = tiny_poet()
 prompts, _ = sample_prompts(poem_corpus(), 20)  # 5 validation poems of each form: their form and keywords

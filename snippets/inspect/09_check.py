@@ -1,19 +1,14 @@
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 from poems_cpu import head_shares, load_maps
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "sampling"),
-                str(Path(__file__).resolve().parents[2] / "benchmarks")]  # lesson 17's model, bench code
-from poems import validation_loss  # noqa: E402
-from poet import tiny_poet  # noqa: E402
-
-from minigpt.attention_maps import attention_weights  # noqa: E402
-from minigpt.data import poem_corpus  # noqa: E402
-from minigpt.gpt_torch import GPT  # noqa: E402
-from minigpt.presets import get_preset  # noqa: E402
+from minigpt.attention_maps import attention_weights
+from minigpt.data import poem_corpus
+from minigpt.evaluate import validation_loss
+from minigpt.gpt_torch import GPT
+from minigpt.presets import get_preset
+from minigpt.tiny_poet import tiny_poet
 
 corpus = poem_corpus()
 tok = corpus.tokenizer

@@ -1,17 +1,13 @@
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 from poems_cpu import bench_record, head_shares, load_maps, train_log
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sampling"))  # lesson 17's poem model
-from poet import tiny_poet  # noqa: E402
-
-from minigpt.attention_maps import export  # noqa: E402
-from minigpt.data import poem_corpus  # noqa: E402
+from minigpt.attention_maps import export
+from minigpt.data import poem_corpus
+from minigpt.tiny_poet import tiny_poet
 
 model, tok, _ = tiny_poet()
 val = torch.from_numpy(poem_corpus().val[: 200 * 96 + 1])

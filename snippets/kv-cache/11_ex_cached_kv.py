@@ -1,4 +1,4 @@
-from minigpt.checks.kv_cache import check_cached_keys_values
+from minigpt_course.checks.kv_cache import check_cached_keys_values
 from minigpt.tensor import Tensor
 
 

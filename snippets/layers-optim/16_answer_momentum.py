@@ -2,7 +2,7 @@ import numpy as np
 
 from optim import SGD
 
-from minigpt.checks.layers_optim import check_sgd_momentum
+from minigpt_course.checks.layers_optim import check_sgd_momentum
 
 
 class SGDMomentum(SGD):

@@ -1,19 +1,19 @@
 """Layers, lesson 6: Module collects Parameters; Linear, Embedding and LayerNorm are built from the
 engine's ops (the library, src/minigpt/nn.py, has the same names, arguments and parameter shapes).
 
-The engine is the one lesson 5 left, not a copy: its folder goes on the path, so that ``import tensor``
-and ``import functional`` find snippets/softmax-cross-entropy/tensor.py and functional.py.
+The engine is the one lesson 5 left, not a copy: snippets/softmax-cross-entropy/tensor.py and
+functional.py, imported as lesson 5's modules under their own names, so that ``import tensor`` and
+``import functional`` find them here as in the reader's folder.
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
-sys.path.append(str(Path(__file__).resolve().parent.parent / "softmax-cross-entropy"))  # lesson 5's engine
-from tensor import Tensor  # noqa: E402
+from minigpt_course.lessons import lesson_module
+
+Tensor = lesson_module("softmax-cross-entropy", "tensor").Tensor  # lesson 5's engine
+lesson_module("softmax-cross-entropy", "functional")  # and its cross_entropy, for the scripts
 
 
 # --8<-- [start:module]

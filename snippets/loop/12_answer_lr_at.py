@@ -1,6 +1,6 @@
 import math
 
-from minigpt.checks.loop import check_lr_at
+from minigpt_course.checks.loop import check_lr_at
 
 
 def my_lr_at(step, config):

@@ -1,4 +1,4 @@
-from minigpt.checks.multi_head import check_split_heads
+from minigpt_course.checks.multi_head import check_split_heads
 
 
 def my_split_heads(x, n_head):

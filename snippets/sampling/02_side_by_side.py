@@ -1,8 +1,9 @@
 import numpy as np
-from poet import prompt, tiny_poet
+from poet import prompt
 
 from minigpt.generate import decode_rows, poem_nll
 from minigpt.poetry import check_form, check_repeats
+from minigpt.tiny_poet import tiny_poet
 
 model, tok, _ = tiny_poet()
 x = prompt(tok, "五言绝句", "月,江")  # (1, T)

@@ -6,7 +6,9 @@ import torch
 from matplotlib import rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from poet import prompt, tiny_poet
+from poet import prompt
+
+from minigpt.tiny_poet import tiny_poet
 
 model, tok, _ = tiny_poet()
 x = prompt(tok, "五言绝句", "月,江")  # (1, T): the poem's first character comes next

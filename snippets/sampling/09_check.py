@@ -1,11 +1,12 @@
 import numpy as np
 import torch
-from poet import prompt, tiny_poet, write_strict
+from poet import prompt, write_strict
 
-from minigpt.checks.sampling import reference
+from minigpt_course.checks.sampling import reference
 from minigpt.generate import decode_rows
 from minigpt.poetry import FORMS, check_poem
 from minigpt.sampling import sample
+from minigpt.tiny_poet import tiny_poet
 
 model, tok, _ = tiny_poet()
 with torch.no_grad():

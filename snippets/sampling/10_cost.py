@@ -1,13 +1,7 @@
-import sys
-from pathlib import Path
-
-from poet import tiny_poet
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # minigpt bench poems' code
-from poems import FREE, sample_prompts, write_poems  # noqa: E402
-
-from minigpt.constrain import KEYWORD_BOOST  # noqa: E402
-from minigpt.data import poem_corpus  # noqa: E402
+from minigpt.constrain import KEYWORD_BOOST
+from minigpt.data import poem_corpus
+from minigpt.evaluate import FREE, sample_prompts, write_poems  # what minigpt bench poems measures
+from minigpt.tiny_poet import tiny_poet
 
 model, tok, _ = tiny_poet()
 prompts, _ = sample_prompts(poem_corpus(), 16)  # 4 validation poems of each form: their keywords

@@ -1,9 +1,8 @@
-import sys
 from pathlib import Path
 
-root = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(root / "benchmarks"))  # the blind reading's code
-from blind import main  # noqa: E402
+from minigpt.evaluate import blind_reading_table
+
+readings = Path(__file__).resolve().parents[2] / "benchmarks" / "readings"
 
 # Two readings of 40 shuffled poems each (20 generated, 20 unseen real ones), by readers not told which is which.
 # Before: one --strict draw at temperature 0.8, repeats allowed. After: --strict's defaults (0.6, best of 8).
@@ -14,4 +13,4 @@ from blind import main  # noqa: E402
 for name in ("2026-12-04-before", "2026-12-04-after", "2026-12-04-large", "2026-12-04-large-best32",
              "2026-12-04-muon", "2026-12-04-idiom", "2026-12-04-idiom-cool"):
     print(name)
-    main(["score", str(root / "benchmarks" / "readings" / name)])
+    print("\n".join(blind_reading_table(readings / name)))

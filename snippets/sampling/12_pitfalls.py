@@ -1,8 +1,9 @@
 import numpy as np
-from poet import prompt, tiny_poet
+from poet import prompt
 
 from minigpt.constrain import PoemConstraint
 from minigpt.sampling import sample
+from minigpt.tiny_poet import tiny_poet
 
 model, tok, _ = tiny_poet()
 logits = np.array([[2.0, 1.0, 0.5]])

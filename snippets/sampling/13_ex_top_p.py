@@ -1,6 +1,6 @@
 import numpy as np  # noqa: F401  (np.argsort, np.cumsum, np.take_along_axis, np.put_along_axis)
 
-from minigpt.checks.sampling import check_top_p
+from minigpt_course.checks.sampling import check_top_p
 
 
 def my_top_p(probs, top_p):

@@ -1,6 +1,6 @@
 import numpy as np
 
-from minigpt.checks.sampling import check_top_p
+from minigpt_course.checks.sampling import check_top_p
 
 
 def my_top_p(probs, top_p):

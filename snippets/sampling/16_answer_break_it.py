@@ -1,10 +1,11 @@
 import numpy as np
-from poet import prompt, tiny_poet
+from poet import prompt
 
 from minigpt.constrain import PoemConstraint
 from minigpt.data import load_poems
 from minigpt.generate import decode_rows
 from minigpt.poetry import check_poem, check_repeats
+from minigpt.tiny_poet import tiny_poet
 
 model, tok, _ = tiny_poet()
 

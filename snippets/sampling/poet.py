@@ -1,53 +1,9 @@
-"""The small poem model every script of this lesson samples from: the tiny preset trained on the Tang
-poems for 400 steps (about a minute on one core), in float64 on one thread: the same weights on every run,
-and far closer across CPUs than float32 (another CPU's kernels still move the last digits, and so some
-sampled characters). The first script to call ``tiny_poet()`` trains it
-and keeps the weights in the system's temporary folder; the others load them (same settings, same code:
-same file)."""
-
-import hashlib
-import os
-import tempfile
-from pathlib import Path
-
-try:
-    import fcntl  # POSIX; on Windows two scripts at once may both train the model
-except ImportError:
-    fcntl = None
+"""Lesson 17's tools around its small poem model (``minigpt.tiny_poet``, which the first script to ask trains
+in about a minute): the prompt, a recorder of what the rules did at each step, and one poem written under them."""
 
 import torch
 
-import minigpt
-from minigpt.data import format_prompt, poem_corpus
-from minigpt.gpt_torch import GPT
-from minigpt.presets import get_preset
-from minigpt.train import train
-
-SETTINGS = dict(corpus="poems", block_size=96, max_steps=400, lr=1e-2, min_lr=1e-3, warmup_steps=20,
-                eval_interval=400, eval_iters=4, dtype="float64", threads=1)
-
-
-def tiny_poet():
-    """(the torch GPT in eval mode, its tokenizer, its last validation loss)."""
-    torch.set_num_threads(1)
-    corpus = poem_corpus()
-    config = get_preset("tiny", **SETTINGS)
-    code = b"".join((Path(minigpt.__file__).parent / f).read_bytes() for f in ("train.py", "gpt_torch.py"))
-    key = hashlib.sha256(repr(SETTINGS).encode() + code + torch.__version__.encode()).hexdigest()[:16]
-    path = Path(tempfile.gettempdir()) / f"minigpt-sampling-poet-{key}.pt"
-    with open(path.with_suffix(".lock"), "w") as lock:
-        if fcntl:  # two scripts at once: the second waits for the first one's model instead of training its own
-            fcntl.flock(lock, fcntl.LOCK_EX)
-        if not path.exists():
-            with tempfile.TemporaryDirectory() as out:
-                result = train(get_preset("tiny", **SETTINGS, out_dir=out), corpus=corpus, progress=False, plot=False)
-            part = path.with_suffix(f".{os.getpid()}.part")
-            torch.save({"model": result.model.state_dict(), "val_loss": result.history[-1]["val_loss"]}, part)
-            os.replace(part, path)  # whole or not at all
-    saved = torch.load(path, weights_only=True)
-    model = GPT(config.gpt_config(corpus.tokenizer.vocab_size)).double()
-    model.load_state_dict(saved["model"])
-    return model.eval(), corpus.tokenizer, saved["val_loss"]
+from minigpt.data import format_prompt
 
 
 def prompt(tokenizer, form="五言绝句", keywords="月,江"):

@@ -1,4 +1,4 @@
-from minigpt.checks.self_attention import check_attention
+from minigpt_course.checks.self_attention import check_attention
 
 
 def my_attention(q, k, v):

@@ -1,6 +1,6 @@
 import numpy as np
 
-from minigpt.checks.softmax_cross_entropy import check_logsumexp
+from minigpt_course.checks.softmax_cross_entropy import check_logsumexp
 
 
 def my_logsumexp(x, dim):

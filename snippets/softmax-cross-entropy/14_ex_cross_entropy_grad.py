@@ -1,6 +1,6 @@
 import numpy as np
 
-from minigpt.checks.softmax_cross_entropy import check_cross_entropy_grad
+from minigpt_course.checks.softmax_cross_entropy import check_cross_entropy_grad
 
 
 def my_cross_entropy_grad(logits, targets):

@@ -1,6 +1,6 @@
 import numpy as np
 
-from minigpt.checks.storage import check_contiguous_strides
+from minigpt_course.checks.storage import check_contiguous_strides
 
 
 def my_contiguous_strides(shape):

@@ -1,6 +1,6 @@
 import numpy as np
 
-from minigpt.checks.text_to_tokens import check_get_batch
+from minigpt_course.checks.text_to_tokens import check_get_batch
 
 
 def my_get_batch(data, batch_size, block_size, rng):

@@ -1,6 +1,6 @@
 import torch
 
-from minigpt.checks.torch_twin import check_move_weights
+from minigpt_course.checks.torch_twin import check_move_weights
 
 
 def my_move_weights(numpy_gpt, torch_gpt):

@@ -22,8 +22,8 @@ import numpy as np
 import torch
 
 from minigpt import data
-from minigpt.constrain import PoemConstraint
-from minigpt.generate import corpus_of, encode_prompt, strict_poems
+from minigpt.config import POEM_CORPORA
+from minigpt.generate import corpus_of, encode_prompt, write
 from minigpt.tokenizer import CharTokenizer
 
 FORMAT = "minigpt-attention"
@@ -112,9 +112,7 @@ def written_poems(model, tokenizer: CharTokenizer, ckpt: dict, n: int, seed: int
     out = []
     for form, keywords in PROMPTS[:n]:
         ids = encode_prompt(tokenizer, ckpt, None, form, keywords)
-        constraint = PoemConstraint(tokenizer, form, keywords)
-        constraint.check_room(max(1, model.config.block_size - len(ids)))
-        [text] = strict_poems(model, tokenizer, ids, form, keywords, seed=seed, stop_at_eos=True)
+        [text] = write(model, tokenizer, ids, strict=True, form=form, keywords=keywords, seed=seed, stop_at_eos=True)
         out.append({"kind": "model", "form": form, "keywords": keywords.split(","), "text": text,
                     "ids": ids + tokenizer.encode(text) + [tokenizer.eos_id],
                     "command": f"minigpt generate --form {form} --keywords {keywords} --seed {seed} --strict"})
@@ -164,7 +162,7 @@ def export(model, tokenizer: CharTokenizer, ckpt: dict, corpus, n_written: int =
     head h. Position t reads token t and writes token t + 1, so row t belongs to ``tokens[t + 1]``:
     the weights say which earlier tokens the model looked at to write it.
     """
-    if corpus_of(ckpt) != "poems":
+    if corpus_of(ckpt) not in POEM_CORPORA:
         raise ValueError(f"the attention explorer needs a checkpoint trained on poems; this one was trained on "
                          f"{corpus_of(ckpt)}")
     poems = written_poems(model, tokenizer, ckpt, n_written, seed) + real_poems(corpus, tokenizer, n_real, seed,

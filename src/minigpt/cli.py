@@ -1,4 +1,5 @@
-"""The ``minigpt`` command: data, train, generate, attention, bench, lesson, workbook, check.
+"""The ``minigpt`` command: data, train, generate, attention; the course package adds lesson, workbook, check
+and bench (``plugins``).
 
 Every subcommand has ``--help``. Bad arguments print one line (``minigpt: error: ...``) and exit
 with status 2; a missing or damaged file exits with 1; never a traceback (set MINIGPT_DEBUG=1 to
@@ -8,9 +9,7 @@ see one).
 from __future__ import annotations
 
 import argparse
-import math
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -118,10 +117,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     # data
     p_data = sub.add_parser("data", help="download, verify or describe the corpora",
-                            description="Download, verify or describe the two corpora (Tang poems, tiny Shakespeare).")
+                            description="Download, verify or describe the corpora (Tang poems, tiny Shakespeare; "
+                                        "the Song poems with --song).")
     data_sub = p_data.add_subparsers(dest="data_command", metavar="ACTION", required=True)
     d = data_sub.add_parser("download", help="fetch the corpora from upstream at pinned commits",
-                            description="Fetch every corpus file and check its sha256; good files are skipped.")
+                            description="Fetch every corpus file and check its sha256; good files are skipped. "
+                                        "The Song poems (255 files, about 109 MB) only come with --song.")
     d.add_argument("--dest", help="data folder (default: $MINIGPT_DATA or the per-user cache)")
     d.add_argument("--base-url", help="a mirror laid out like the data folder (default: upstream)")
     d.add_argument("--source", choices=["auto", "github", "npm"], default="auto",
@@ -129,10 +130,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "chinese-poetry@2.0.1 through your own npm client, so its registry and mirror settings "
                         "apply; tiny Shakespeare still comes from GitHub), or auto (default: GitHub, then npm "
                         "for what GitHub could not give)")
+    d.add_argument("--song", action="store_true",
+                   help="also fetch the Song poems (poet.song.*.json), which only the corpus poems+song needs")
     d.add_argument("--no-progress", action="store_true", help="no progress bar")
     v = data_sub.add_parser("verify", help="check every corpus file's sha256",
                             description="Check that every corpus file is present with the right sha256.")
     v.add_argument("--dest", help="data folder (default: $MINIGPT_DATA or the per-user cache)")
+    v.add_argument("--song", action="store_true",
+                   help="the Song poems must all be there too (without it, only those present are checked)")
     i = data_sub.add_parser("info", help="where the data lives and what is there",
                             description="Print where the data lives, which corpora are present, and sizes.")
     i.add_argument("--dest", help="data folder (default: $MINIGPT_DATA or the per-user cache)")
@@ -198,42 +203,9 @@ def build_parser() -> argparse.ArgumentParser:
     at.add_argument("--name", help="what the page calls the model (default: the checkpoint's run folder)")
     at.add_argument("--device", choices=DEVICES, default="cpu", help="default cpu")
 
-    # bench: the benchmarks live beside the package (benchmarks/run.py) and parse their own arguments
-    sub.add_parser("bench", add_help=False, help="measure speed and quality side by side on this machine "
-                                                 "(minigpt bench --help for the sections)")
-
-    # lesson
-    les = sub.add_parser("lesson", help="run a lesson's scripts in order",
-                         description="Run snippets/<slug>/NN_*.py in order, printing a header per file. "
-                                     "Exercise answers (NN_answer_*.py) are left out unless --answers. "
-                                     "Run it from the repository: the lessons are its mkdocs.yml nav's.")
-    les.add_argument("slug", nargs="?", help="lesson slug (omit to list them in course order)")
-    les.add_argument("--answers", action="store_true", help="also run the exercise answers")
-
-    # workbook, check
-    wb = sub.add_parser("workbook", help="create your own workbook: the files the course grows",
-                        description="Create your own project, the files the course grows from empty "
-                                    "(tensor.py, functional.py, nn.py, optim.py, ...), and a README.")
-    wb_sub = wb.add_subparsers(dest="workbook_command", required=True, parser_class=ArgumentParser)
-    wi = wb_sub.add_parser("init", help="create the workbook in a new or empty folder")
-    wi.add_argument("dir", nargs="?", default="minigpt-workbook", help="the folder (default: minigpt-workbook)")
-    wi.add_argument("--lang", choices=["zh", "en"], help="README language (default: from the locale)")
-    wt = wb_sub.add_parser("train", help="train your own GPT from your workbook and sample from it",
-                           description="Train the GPT of your workbook's gpt.py with your optim.py's AdamW (your "
-                                       "data.py's get_batch and train.py's lr_at once written) for a few steps, "
-                                       "print the loss, then sample a poem (or a line of Shakespeare).")
-    wt.add_argument("dir", nargs="?", default="minigpt-workbook", help="the folder (default: minigpt-workbook)")
-    wt.add_argument("--corpus", choices=["poems", "shakespeare"], default="poems", help="what to train on")
-    wt.add_argument("--steps", type=int, default=200, help="optimizer steps (default: 200)")
-    wt.add_argument("--seed", type=int, default=1337, help="seeds the weights, the batches and the sample")
-    wt.add_argument("--lang", choices=["zh", "en"], help="message language (default: from the locale)")
-    ck = sub.add_parser("check", help="check your workbook against a lesson's checks",
-                        description="Import your workbook's files and run a lesson's checks on them: one line "
-                                    "per check; exit status 0 when all pass, 1 otherwise.")
-    ck.add_argument("lesson", nargs="?", help="lesson slug, as minigpt lesson lists them")
-    ck.add_argument("--all", action="store_true", help="a table of every lesson in course order")
-    ck.add_argument("--workbook", default="minigpt-workbook", help="the workbook folder (default: minigpt-workbook)")
-    ck.add_argument("--lang", choices=["zh", "en"], help="message language (default: from the locale)")
+    # the commands other packages add (the course: lesson, workbook, check, bench), by entry point
+    for plugin in plugins():
+        PLUGIN_COMMANDS.update(plugin(sub, ArgumentParser))
     return parser
 
 
@@ -243,20 +215,24 @@ def cmd_data(args) -> int:
 
     if args.data_command == "download":
         result = download.download(args.dest, progress=not args.no_progress and sys.stderr.isatty(),
-                                   base_url=args.base_url, source=args.source)
+                                   base_url=args.base_url, source=args.source, song=args.song)
         print(f"downloaded {len(result['downloaded'])} file(s), {len(result['skipped'])} already present "
               f"into {args.dest or download.data_dir()}")
         return 0
     if args.data_command == "verify":
-        problems = download.verify(args.dest)
+        problems = download.verify(args.dest, song=args.song)
         for line in problems:
             print(line)
-        where = args.dest or download.data_dir()
+        where = Path(args.dest) if args.dest else download.data_dir()
+        song = sum((where / p).is_file() for p in download.song_files())
         if problems:
-            print(f"minigpt: error: {len(problems)} problem(s) in {where}; run `minigpt data download`",
-                  file=sys.stderr)
+            fix = "minigpt data download --song" if args.song or song else "minigpt data download"
+            print(f"minigpt: error: {len(problems)} problem(s) in {where}; run `{fix}`", file=sys.stderr)
             return EXIT_FAILURE
-        print(f"all {len(download.MANIFEST)} files in {where} match their checksums")
+        print(f"all {len(download.default_files()) + song} files in {where} match their checksums"
+              + ("" if song in (0, len(download.song_files())) else
+                 f" ({song} of {len(download.song_files())} Song files: `minigpt data download --song` "
+                 f"fetches the rest)"))
         return 0
     info = download.info(args.dest)
     for key, value in info.items():
@@ -275,8 +251,9 @@ def cmd_train(args) -> int:
 
     from minigpt.checkpoint import load_checkpoint
     from minigpt.config import TrainConfig
+    from minigpt.distributed import env_rank, env_world_size
     from minigpt.presets import get_preset
-    from minigpt.train import train
+    from minigpt.train import precision, train
 
     if args.preset is None and args.resume and args.out_dir:
         config = TrainConfig.from_dict(load_checkpoint(args.out_dir)["train_config"])
@@ -284,12 +261,14 @@ def cmd_train(args) -> int:
         config = get_preset(args.preset or "shakespeare-cpu")
     config = replace(config, **{f.name: getattr(args, f.name) for f in fields(TrainConfig)
                                 if getattr(args, f.name) is not None})
-    say = print if os.environ.get("RANK", "0") == "0" else _quiet  # under torchrun, rank 0 alone prints
-    procs = int(os.environ.get("WORLD_SIZE", "1"))
+    say = print if env_rank() == 0 else _quiet  # under torchrun, rank 0 alone prints
+    procs = env_world_size()
     per_rank = f" per process x {procs} processes" if procs > 1 else ""
     say(f"training {config.corpus}: {config.n_layer} layers x {config.n_embd} wide, context {config.block_size}, "
-        f"batch {config.batch_size}{per_rank}, {config.max_steps} steps, engine {config.engine}"
+        f"batch {config.batch_size}{per_rank}, {config.max_steps} steps, engine {config.engine}, {precision(config)}"
         f"{'' if config.optimizer == 'adamw' else ', optimizer ' + config.optimizer} -> {config.out_dir}")
+    if procs > 1 and config.engine != "torch":
+        raise UsageError("training under torchrun needs --engine torch (the numpy engine is one process)")
     result = train(config, resume=args.resume, progress=False if args.no_progress else None, log=print)
     if not result.losses:
         say(f"nothing to do: the checkpoint is at step {result.step} and --max-steps is {config.max_steps}")
@@ -301,8 +280,8 @@ def cmd_train(args) -> int:
 
 def cmd_generate(args) -> int:
     from minigpt import poetry
-    from minigpt.generate import (STRICT_BEST_OF, STRICT_TEMPERATURE, TEMPERATURE, best_of, corpus_of, crop,
-                                  describe_check, encode_prompt, generate_text, load_model, strict_constraint)
+    from minigpt.config import POEM_CORPORA
+    from minigpt.generate import corpus_of, crop, describe_check, encode_prompt, load_model, write
     from minigpt.presets import PRESETS
 
     wants_poem = args.form is not None or args.keywords is not None
@@ -313,33 +292,25 @@ def cmd_generate(args) -> int:
         print(f"minigpt: note: the checkpoint is from step {step} of {max_steps}; training has not finished, "
               f"so the text may be poorer than the finished model's", file=sys.stderr)
     form = poetry.normalize_form(args.form) if args.form is not None else None  # unknown -> lists the forms
-    constraint = None
-    if args.strict:
-        if form is None or args.keywords is None:
-            raise UsageError("--strict needs --form and --keywords (e.g. --form 五绝 --keywords 月,江)")
-        if corpus_of(ckpt) == "poems":  # else encode_prompt says it needs a poems checkpoint
-            constraint = strict_constraint(tokenizer, form, args.keywords)
+    is_poems = corpus_of(ckpt) in POEM_CORPORA
+    if args.strict and (form is None or args.keywords is None):
+        raise UsageError("--strict needs --form and --keywords (e.g. --form 五绝 --keywords 月,江)")
+    if wants_poem and not is_poems:
+        raise UsageError(f"--form and --keywords need a checkpoint trained on poems; this one was trained on "
+                         f"{corpus_of(ckpt)}")
+    if form is not None and args.keywords is None:
+        raise UsageError("--form needs --keywords too (1 to 3 words, e.g. --keywords 月,江)")
     ids = encode_prompt(tokenizer, ckpt, args.prompt, form, args.keywords)
     block_size = model.config.block_size
     ids, dropped = crop(ids, block_size)
     if dropped:
         print(f"minigpt: note: the prompt is {len(ids) + dropped} tokens, longer than the context of {block_size}; "
               f"using its last {block_size}", file=sys.stderr)
-    is_poems = corpus_of(ckpt) == "poems"
-    max_new = args.max_new_tokens or (None if is_poems else 500)
-    if constraint is not None:
-        constraint.check_room(max_new or max(1, block_size - len(ids)), opening=args.prompt or "")
-    strict = constraint is not None
-    temperature = args.temperature if args.temperature is not None else STRICT_TEMPERATURE if strict else TEMPERATURE
-    n_best = args.best_of if args.best_of is not None else STRICT_BEST_OF if strict else 1
-    options = dict(max_new_tokens=max_new, temperature=temperature, top_k=args.top_k, top_p=args.top_p,
-                   seed=args.seed, use_cache=not args.no_cache, stop_at_eos=is_poems)  # poems end with <eos>
-    if n_best > 1:
-        rebuild = (lambda: strict_constraint(tokenizer, form, args.keywords)) if constraint is not None else None
-        texts = [text for text, _ in best_of(model, tokenizer, ids, n_best, args.num_samples,
-                                             make_constraint=rebuild, **options)]
-    else:
-        texts = generate_text(model, tokenizer, ids, num_samples=args.num_samples, constraint=constraint, **options)
+    texts = write(model, tokenizer, ids, strict=args.strict, form=form, keywords=args.keywords,
+                  opening=args.prompt or "", num_samples=args.num_samples, temperature=args.temperature,
+                  best_of_n=args.best_of, max_new_tokens=args.max_new_tokens or (None if is_poems else 500),
+                  top_k=args.top_k, top_p=args.top_p, seed=args.seed, use_cache=not args.no_cache,
+                  stop_at_eos=is_poems)  # poems end with <eos>
     for n, text in enumerate(texts):
         if n:
             print("---")
@@ -358,6 +329,7 @@ def cmd_attention(args) -> int:
 
     from minigpt.attention_maps import PROMPTS, export, poem_titles
     from minigpt.checkpoint import resolve
+    from minigpt.config import POEM_CORPORA
     from minigpt.files import atomic_write
     from minigpt.generate import corpus_of, load_model
     from minigpt.train import load_corpus
@@ -365,11 +337,11 @@ def cmd_attention(args) -> int:
     if args.poems > len(PROMPTS):
         raise UsageError(f"--poems can be at most {len(PROMPTS)}, got {args.poems}")
     model, tokenizer, ckpt = load_model(args.checkpoint, args.device)
-    if corpus_of(ckpt) != "poems":
+    if corpus_of(ckpt) not in POEM_CORPORA:
         raise UsageError(f"the attention explorer needs a checkpoint trained on poems; {ckpt['path']} was trained "
                          f"on {corpus_of(ckpt)}")
     name = args.name or resolve(args.checkpoint).parent.name
-    result = export(model, tokenizer, ckpt, load_corpus("poems"), args.poems, args.real, args.seed, name,
+    result = export(model, tokenizer, ckpt, load_corpus(corpus_of(ckpt)), args.poems, args.real, args.seed, name,
                     titles=poem_titles() if args.real else None)
     text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
     out = Path(args.out)
@@ -381,108 +353,31 @@ def cmd_attention(args) -> int:
     return 0
 
 
-def cmd_bench(args, rest: list[str]) -> int:
-    script = find_repo_folder("benchmarks") / "run.py"
-    return subprocess.run([sys.executable, str(script), *rest]).returncode
+COMMANDS = {"data": cmd_data, "train": cmd_train, "generate": cmd_generate, "attention": cmd_attention}
+PLUGIN_COMMANDS = {}  # name -> handler(args, rest), filled by build_parser from plugins()
+PLUGINS = "minigpt.commands"  # the entry-point group of the packages that add subcommands
 
 
-def find_repo_folder(name: str) -> Path:
-    """``snippets/`` or ``benchmarks/``: in the current folder or a parent, else beside the package's source."""
-    here = Path.cwd().resolve()
-    for folder in (here, *here.parents, Path(__file__).resolve().parents[2]):
-        if (folder / name / "").is_dir():
-            return folder / name
-    raise FileNotFoundError(f"no {name}/ folder here or above; run this from the minigpt repository")
+def plugins() -> list:
+    """The installed packages' subcommand registrars (entry points in ``minigpt.commands``): each takes the
+    subparsers and this module's ArgumentParser class, adds its parsers, and returns {name: handler}, a
+    handler taking (args, rest) where rest is what the parser left over. The library imports none of them
+    by name: the course package (``minigpt_course``) adds lesson, workbook, check and bench this way."""
+    from importlib.metadata import entry_points
 
-
-def cmd_lesson(args) -> int:
-    from minigpt import lessons
-
-    root = lessons.repo_root()
-    slugs = [lesson.slug for lesson in lessons.lessons(root)]  # in course order
-    if args.slug is None:
-        print("lessons: " + (", ".join(slugs) if slugs else "(none)"))
-        return 0
-    if args.slug not in slugs:
-        raise UsageError(f"unknown lesson {args.slug!r}; available: {', '.join(slugs) or '(none)'}")
-    for file in lessons.scripts(root / "snippets" / args.slug, args.answers):
-        print(f"==> {file.relative_to(root)} <==", flush=True)
-        done = subprocess.run([sys.executable, str(file)], cwd=root)
-        if done.returncode:
-            print(f"minigpt: error: {file.name} failed with exit code {done.returncode}", file=sys.stderr)
-            return EXIT_FAILURE
-        print(flush=True)
-    return 0
-
-
-def cmd_workbook(args) -> int:
-    from minigpt import workbook
-
-    lang = workbook.language(args.lang)
-    folder = Path(args.dir)
-    if args.workbook_command == "train":
-        from minigpt import workbook_train
-
-        if not folder.is_dir():
-            raise UsageError(f"no workbook folder {args.dir!r}; create it with minigpt workbook init {args.dir}")
-        if args.steps < 1:
-            raise UsageError(f"--steps must be at least 1, got {args.steps}")
-        try:
-            losses = workbook_train.train(folder, lang, corpus=args.corpus, steps=args.steps, seed=args.seed)
-        except workbook_train.NotReady as e:
-            print(str(e), file=sys.stderr)
-            return EXIT_FAILURE
-        return 0 if all(math.isfinite(x) for x in losses) else EXIT_FAILURE
-    try:
-        files = workbook.init(folder, lang)
-    except FileExistsError as e:
-        raise UsageError(str(e)) from None
-    print(workbook.TEXT[lang]["created"].format(dir=folder, files=", ".join(files)))
-    print(workbook.TEXT[lang]["next"].format(dir=folder))
-    return 0
-
-
-def _course_order() -> list[str]:
-    """The lesson slugs in course order: the repository's nav, else the lessons that have checks."""
-    from minigpt import lessons, workbook
-
-    try:
-        return [lesson.slug for lesson in lessons.lessons(lessons.repo_root())]
-    except FileNotFoundError:
-        return list(workbook.LESSONS)
-
-
-def cmd_check(args) -> int:
-    from minigpt import workbook
-
-    lang = workbook.language(args.lang)
-    folder = Path(args.workbook)
-    if (args.lesson is None) == (not args.all):
-        raise UsageError("give a lesson or --all, not both" if args.all else "give a lesson or --all")
-    if not folder.is_dir():
-        raise UsageError(f"no workbook folder {args.workbook!r}; create it with minigpt workbook init "
-                         f"{args.workbook}")
-    slugs = _course_order()
-    if args.all:
-        return workbook.check_all(slugs, folder, lang)
-    if args.lesson not in slugs and args.lesson not in workbook.LESSONS:
-        raise UsageError(f"unknown lesson {args.lesson!r}; available: {', '.join(slugs)}")
-    return workbook.check(args.lesson, folder, lang)
-
-
-COMMANDS = {"data": cmd_data, "train": cmd_train, "generate": cmd_generate, "attention": cmd_attention,
-            "lesson": cmd_lesson,
-            "workbook": cmd_workbook, "check": cmd_check}
+    return [entry_point.load() for entry_point in entry_points(group=PLUGINS)]
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``minigpt`` console script; returns the exit status."""
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)  # usage errors: one line, exit 2
-    if args.command != "bench" and rest:
+    if args.command in COMMANDS and rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
-        return cmd_bench(args, rest) if args.command == "bench" else COMMANDS[args.command](args)
+        if args.command in COMMANDS:
+            return COMMANDS[args.command](args)
+        return PLUGIN_COMMANDS[args.command](args, rest)
     except KeyboardInterrupt:
         print("minigpt: interrupted", file=sys.stderr)
         return 130

@@ -115,7 +115,7 @@ class PoemConstraint:
         self.n_lines, self.L = poetry.FORMS[self.form]
         self.rhyme_lines = poetry.rhyme_lines(self.form)
         if not self.rhyme_lines:
-            raise ValueError(f"{self.form} has no rhyme rule, so --strict cannot write it")
+            raise ValueError(f"{self.form} has no rhyme rule, so PoemConstraint cannot write it")
         V = tokenizer.vocab_size
         self.han, self.bits, members = _vocab(tuple(tokenizer.itos))
         self.tone_ok = {need: (self.bits & need) > 0 for need in (PING, ZE, EITHER)}  # (V,) each
@@ -161,8 +161,8 @@ class PoemConstraint:
         """ValueError unless ``room`` new tokens (``max_new_tokens``) are enough to finish the poem."""
         needed = self.tokens_needed(opening)
         if room < needed:
-            raise ValueError(f"--strict writes a whole {self.form}: it needs {needed} new tokens, and only {room} "
-                             f"are allowed (--max-new-tokens, or what the context leaves)")
+            raise ValueError(f"a strict {self.form} is written whole: it needs {needed} new tokens, and only {room} "
+                             f"are allowed (max_new_tokens, or what the context leaves)")
 
     # ---- keywords: where each fits, and whether all still can ------------------------------------
     def _check_keywords(self) -> None:

@@ -1,4 +1,4 @@
-"""The two corpora, cleaned, tokenized and split: Tang poems and tiny Shakespeare.
+"""The corpora, cleaned, tokenized and split: Tang poems (with or without Song poems) and tiny Shakespeare.
 
 Tang poems (``load_poems``): the 全唐诗 JSON files, converted to simplified characters with
 OpenCC ``t2s`` and cleaned, poem by poem, in this order:
@@ -21,6 +21,11 @@ Each kept poem gets its form from ``poetry.classify`` (by shape: 4 or 8 lines of
 characters, couplets "xxxxx，xxxxx。"), or None. The cleaned poems are cached as JSON under
 ``manifest.processed_dir()``, keyed by the source files' checksums and ``CLEAN_VERSION``.
 
+Song poems (``load_poems(dynasty="song")``): the optional ``poet.song.*.json`` files, cleaned by
+the same rules and cached apart (``song-*.json``). The corpus ``poems+song``
+(``poem_corpus(song=True)``) trains on both and validates on exactly the Tang corpus's
+validation poems, so its losses compare with the Tang-only runs'.
+
 The poem corpus trains each poem as ``<bos> form <sep> keywords <sep> poem <eos>``, with 1-3
 keywords taken from the poem itself, so a reader can ask for a form and a few words
 (``format_prompt``).
@@ -42,24 +47,27 @@ from minigpt import poetry
 from minigpt.files import atomic_write
 from minigpt.manifest import (
     SHAKESPEARE_FILE,
+    SONG_HINT,
     DataNotFoundError,
     data_dir,
     poem_files,
     processed_dir,
     require,
+    song_files,
 )
-from minigpt.tokenizer import CharTokenizer
+from minigpt.tokenizer import SPECIALS, CharTokenizer
 
 __all__ = [
     "Corpus", "DataNotFoundError", "Poem", "CleanStats", "data_dir", "load_poems", "clean_stats",
     "poem_corpus", "load_shakespeare", "shakespeare_corpus", "format_example", "format_prompt",
-    "pick_keywords", "KEYWORD_SEP", "MAX_KEYWORDS",
+    "pick_keywords", "with_song", "KEYWORD_SEP", "MAX_KEYWORDS",
 ]
 
 CLEAN_VERSION = 3  # bump when the cleaning rules change: it invalidates cached cleaned poems
 KEYWORD_SEP = "、"  # between keywords in the conditioning prefix
 MAX_KEYWORDS = 3
 SPLITS = ("train", "val")
+DYNASTIES = ("tang", "song")  # which poet.<dynasty>.*.json files load_poems reads
 _PUNCT = "，。？！；：、"
 _PUNCT_RUN = re.compile(f"([{_PUNCT}])[{_PUNCT}]+")
 
@@ -157,15 +165,22 @@ def _clean(records: list[dict]) -> tuple[list[Poem], CleanStats]:
 
 
 def load_poems(data: str | Path | None = None, cache: str | Path | bool | None = None,
-               stats: bool = False):
-    """Cleaned, simplified Tang poems (list[Poem]); with ``stats=True``, ``(poems, CleanStats)``.
+               stats: bool = False, dynasty: str = "tang"):
+    """Cleaned, simplified Tang (or Song) poems (list[Poem]); with ``stats=True``, ``(poems, CleanStats)``.
 
     ``data``: the data folder (default ``data_dir()``). ``cache``: folder for the cleaned
     result (default ``manifest.processed_dir()``), or False to neither read nor write it.
+    ``dynasty``: "tang", or "song" for the optional Song poems (``minigpt data download --song``).
     """
+    if dynasty not in DYNASTIES:
+        raise ValueError(f"dynasty must be one of {', '.join(DYNASTIES)}, got {dynasty!r}")
     data = Path(data) if data is not None else data_dir()
-    files = poem_files()
-    require(files, data, "Tang poems (全唐诗)")
+    if dynasty == "tang":
+        files = poem_files()
+        require(files, data, "Tang poems (全唐诗)")
+    else:
+        files = song_files()
+        require(files, data, "Song poems (poet.song.*.json)", SONG_HINT)
     raw = [(data / f).read_bytes() for f in files]
     key = hashlib.sha256(f"clean-v{CLEAN_VERSION} opencc-{opencc.__version__}".encode())
     for b in raw:
@@ -173,7 +188,7 @@ def load_poems(data: str | Path | None = None, cache: str | Path | bool | None =
     path = None
     if cache is not False:
         folder = Path(cache) if cache not in (None, True) else processed_dir()
-        path = folder / f"poems-{key.hexdigest()[:16]}.json"
+        path = folder / f"{'poems' if dynasty == 'tang' else 'song'}-{key.hexdigest()[:16]}.json"
         if path.is_file():
             try:
                 blob = json.loads(path.read_text(encoding="utf-8"))
@@ -294,21 +309,24 @@ class Corpus:
                 f"val={len(self.val):,} tokens, vocab_size={self.tokenizer.vocab_size})")
 
 
+# --8<-- [start:split]
 def poem_corpus(seed: int = 1337, val_fraction: float = 0.05, forms_only: bool = True,
-                data: str | Path | None = None, cache: str | Path | bool | None = None) -> Corpus:
+                data: str | Path | None = None, cache: str | Path | bool | None = None,
+                song: bool = False) -> Corpus:
     """Tang poems as a Corpus, split by poem: ``val_fraction`` of the poems go to validation.
 
     ``forms_only``: keep only poems of the four forms (the model is asked for a form).
     The seed fixes both the train/val split and every poem's keywords. The vocabulary is
     every character of the kept poems (train and val), the form names and the punctuation.
-    ``data``, ``cache``: as for ``load_poems``.
+    ``data``, ``cache``: as for ``load_poems``. ``song``: the corpus ``poems+song`` (``with_song``).
     """
     if not 0.0 < val_fraction < 1.0:
         raise ValueError(f"val_fraction must be in (0, 1), got {val_fraction!r}")
+    if song:
+        return with_song(seed, val_fraction, forms_only, data, cache)
     poems = load_poems(data, cache)
     if forms_only:
         poems = [p for p in poems if p.form is not None]
-    # --8<-- [start:split]
     rng = np.random.default_rng(seed)
     u = rng.random((len(poems), 1 + 2 * MAX_KEYWORDS))  # keyword draws, one row per poem
     keywords = [pick_keywords(p, u[i]) for i, p in enumerate(poems)]
@@ -324,12 +342,46 @@ def poem_corpus(seed: int = 1337, val_fraction: float = 0.05, forms_only: bool =
     streams: dict[bool, list[int]] = {False: [], True: []}
     for p, kw, v in zip(poems, keywords, is_val.tolist()):
         streams[v] += _encode_example(tok, p.form, kw, p.text)
-    # --8<-- [end:split]
     info = {"poems_train": int((~is_val).sum()), "poems_val": n_val, "seed": seed,
             "val_fraction": val_fraction, "forms_only": forms_only,
             "forms": dict(Counter(str(p.form) for p in poems))}
     return Corpus(np.array(streams[False], dtype=np.int64), np.array(streams[True], dtype=np.int64),
                   tok, "poems", info)
+# --8<-- [end:split]
+
+
+def with_song(seed: int = 1337, val_fraction: float = 0.05, forms_only: bool = True,
+              data: str | Path | None = None, cache: str | Path | bool | None = None) -> Corpus:
+    """The corpus ``poems+song``: the Tang corpus of the same arguments with the Song poems added to training.
+
+    Its validation poems, and their keywords, are exactly the Tang corpus's (a Song poem never lands
+    in validation), so validation losses compare with Tang-only runs. A Song poem whose cleaned text
+    is a Tang poem's is dropped (``song_duplicates_of_tang``): it could otherwise train on a
+    validation poem. The vocabulary is the Tang one plus the Song poems' characters. The Song
+    keywords come from their own random stream (seeded by ``seed``), so the Tang draws are unchanged.
+    """
+    song = load_poems(data, cache, dynasty="song")  # first: missing Song files fail before the Tang work
+    tang = poem_corpus(seed, val_fraction, forms_only, data, cache)
+    tang_texts = {p.text for p in load_poems(data, cache)}  # from the cache poem_corpus wrote (unless cache=False)
+    song = [p for p in song if p.form is not None or not forms_only]
+    kept = [p for p in song if p.text not in tang_texts]
+    rng = np.random.default_rng([seed, 1])
+    u = rng.random((len(kept), 1 + 2 * MAX_KEYWORDS))  # keyword draws, one row per Song poem
+
+    chars = set(tang.tokenizer.chars)
+    for p in kept:
+        chars.update(p.text)
+    tok = CharTokenizer(chars)
+    # the Tang streams in the new vocabulary: old id -> new id (the special tokens keep theirs)
+    remap = np.array([*range(len(SPECIALS)), *(tok.stoi[c] for c in tang.tokenizer.chars)], dtype=np.int64)
+    stream: list[int] = []
+    for p, row in zip(kept, u):
+        stream += _encode_example(tok, p.form, pick_keywords(p, row), p.text)
+    forms = Counter(tang.info["forms"]) + Counter(str(p.form) for p in kept)
+    info = {**tang.info, "poems_train": tang.info["poems_train"] + len(kept), "song_train": len(kept),
+            "song_duplicates_of_tang": len(song) - len(kept), "forms": dict(forms)}
+    return Corpus(np.concatenate([remap[tang.train], np.array(stream, dtype=np.int64)]), remap[tang.val],
+                  tok, "poems+song", info)
 
 
 def load_shakespeare(data: str | Path | None = None) -> str:

@@ -20,10 +20,8 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-import numpy as np
 import torch
 import torch.distributed as dist
-
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from minigpt.checkpoint import CheckpointError
@@ -41,10 +39,10 @@ def env_world_size() -> int:
 
 @dataclass
 class Group:
-    """The processes of one data-parallel run, as this process sees them."""
-    rank: int  # this process, 0 .. world_size - 1; rank 0 prints and writes
-    world_size: int  # processes in all
-    local_rank: int  # this process on its own machine: the GPU it uses
+    """The processes of one data-parallel run, as this process sees them; ``Group()`` is one process alone."""
+    rank: int = 0  # this process, 0 .. world_size - 1; rank 0 prints and writes
+    world_size: int = 1  # processes in all
+    local_rank: int = 0  # this process on its own machine: the GPU it uses
     device: str = "cpu"  # where the all-reduced numbers live: "cuda" for NCCL, which reduces GPU tensors only
 
     # --8<-- [start:mean]
@@ -55,30 +53,35 @@ class Group:
         return t.item() / self.world_size
     # --8<-- [end:mean]
 
+    def parallel(self, engine, seed: int):
+        """``engine`` as the group trains it: itself for one process, else inside ``DataParallel``."""
+        if self.world_size == 1:
+            return engine
+        if engine.name != "torch":
+            raise ValueError("several processes train with engine='torch' only (the numpy engine is one process)")
+        return DataParallel(engine, self, seed)
+
     def gather_generators(self, ckpt: dict) -> dict:
-        """``ckpt`` with every rank's batch and dropout generators (rank r's at ``ranks[r]``)."""
+        """``ckpt`` with every rank's batch and dropout generators (rank r's at ``ranks[r]``); one process: as is."""
+        if self.world_size == 1:
+            return ckpt
         mine = {"batch_rng": ckpt["batch_rng"], "engine_rng": ckpt["engine_rng"]}
         ranks = [None] * self.world_size
         dist.all_gather_object(ranks, mine)
         return {**ckpt, "world_size": self.world_size, "ranks": ranks}
 
     def own_generators(self, ckpt: dict) -> dict:
-        """``ckpt`` with this rank's generators where a single process keeps its own."""
+        """``ckpt`` with this rank's generators where a single process keeps its own. A checkpoint that another
+        number of processes wrote is refused: its ranks' batches could not go on exactly."""
         saved = int(ckpt.get("world_size", 1))
+        if saved != self.world_size and self.world_size == 1:
+            raise CheckpointError(f"checkpoint {ckpt.get('path', '')} was trained by {saved} processes; resume it "
+                                  f"under torchrun --nproc_per_node={saved}")
         if saved != self.world_size:
             raise CheckpointError(f"checkpoint {ckpt.get('path', '')} was trained by {saved} process(es); "
                                   f"resume it with {saved} (torchrun --nproc_per_node={saved}), "
                                   f"not {self.world_size}")
-        return {**ckpt, **ckpt["ranks"][self.rank]}
-
-
-def check_single(ckpt: dict) -> dict:
-    """A single process refuses a checkpoint that several processes wrote (its other ranks' batches are lost)."""
-    saved = int(ckpt.get("world_size", 1))
-    if saved != 1:
-        raise CheckpointError(f"checkpoint {ckpt.get('path', '')} was trained by {saved} processes; resume it "
-                              f"under torchrun --nproc_per_node={saved}")
-    return ckpt
+        return ckpt if saved == 1 else {**ckpt, **ckpt["ranks"][self.rank]}
 
 
 def backend(device: str) -> str:
@@ -91,18 +94,17 @@ def backend(device: str) -> str:
 @contextmanager
 def process_group(device: str = "auto"):
     """Under torchrun with several processes: join them into one group, yield this rank's ``Group``, and
-    leave the group at the end. A single process: yield None (nothing changes)."""
+    leave the group at the end. A single process: yield ``Group()``, a group of one (nothing to join)."""
+    if env_world_size() <= 1:
+        yield Group()
+        return
+    local_rank = int(os.environ.get("LOCAL_RANK", "0"))
     if dist.is_available() and dist.is_initialized():  # the caller made the group: use it, leave it alone
-        world_size, local_rank = dist.get_world_size(), int(os.environ.get("LOCAL_RANK", "0"))
         on_gpu = dist.get_backend() == "nccl"
-        yield Group(dist.get_rank(), world_size, local_rank, "cuda" if on_gpu else "cpu") if world_size > 1 else None
+        yield Group(dist.get_rank(), dist.get_world_size(), local_rank, "cuda" if on_gpu else "cpu")
         dist.barrier()  # rank 0 has written its last checkpoint before any rank goes on (to resume it, say)
         return
-    if env_world_size() <= 1:
-        yield None
-        return
     kind = backend(device)
-    local_rank = int(os.environ.get("LOCAL_RANK", "0"))
     if kind == "nccl":
         torch.cuda.set_device(local_rank)  # one process per GPU: "cuda" now means this rank's GPU
     dist.init_process_group(kind)  # rendezvous at MASTER_ADDR:MASTER_PORT, which torchrun sets
@@ -112,11 +114,6 @@ def process_group(device: str = "auto"):
     finally:
         dist.destroy_process_group()
 # --8<-- [end:process_group]
-
-
-def batch_generator(seed: int, group: Group | None) -> np.random.Generator:
-    """The generator that draws this rank's training batches: ``seed + rank`` (a single process: ``seed``)."""
-    return np.random.default_rng(seed + (group.rank if group is not None else 0))
 
 
 # --8<-- [start:data_parallel]

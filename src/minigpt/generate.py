@@ -1,8 +1,10 @@
-"""From a checkpoint to text: load the model, build the prompt (or a poem's form and keywords), generate.
+"""From a checkpoint to text: load the model, build the prompt (or a poem's form and keywords), write.
 
     model, tokenizer, ckpt = load_model("runs/poems-cpu")
     ids = encode_prompt(tokenizer, ckpt, form="五言绝句", keywords="月,江")
-    print(generate_text(model, tokenizer, ids, temperature=0.8, seed=0)[0])
+    print(write(model, tokenizer, ids, strict=True, form="五言绝句", keywords="月,江", seed=0)[0])
+
+``write`` is what ``minigpt generate`` prints; ``generate_text`` and ``best_of`` are the steps it takes.
 
 Both engines' checkpoints load into the PyTorch GPT (same parameter names), which has the KV cache.
 """
@@ -14,13 +16,13 @@ import torch
 
 from minigpt import data, poetry
 from minigpt.checkpoint import CheckpointError, check_compatible, load_checkpoint, load_state
-from minigpt.config import GPTConfig
+from minigpt.config import POEM_CORPORA, GPTConfig
 from minigpt.device import resolve_device
 from minigpt.gpt_torch import GPT
 from minigpt.tokenizer import CharTokenizer
 
-TEMPERATURE = 0.8  # minigpt generate's temperature without --strict
-# --strict's defaults, chosen by measurement: over 24 poems of poems-cpu, one draw at 0.8 repeated 10.4% of its
+TEMPERATURE = 0.8  # write's temperature without strict (minigpt generate without --strict)
+# strict's defaults, chosen by measurement: over 24 poems of poems-cpu, one draw at 0.8 repeated 10.4% of its
 # characters and read as nonsense to a blind reader; a cooler draw, the most likely of 8 candidates and the
 # no-repeat rule read far better (benchmarks/blind.py; the sampling lesson's "In the model" section).
 STRICT_TEMPERATURE = 0.6
@@ -62,16 +64,16 @@ def encode_prompt(tokenizer: CharTokenizer, ckpt: dict, prompt: str | None = Non
     Unknown characters, forms or too many keywords raise ValueError with one line that says so.
     """
     prompt = prompt or ""
-    if corpus_of(ckpt) == "poems":
+    if corpus_of(ckpt) in POEM_CORPORA:
         if form is not None or keywords is not None:
             if keywords is None:
-                raise ValueError("--form needs --keywords too (1 to 3 words, e.g. --keywords 月,江)")
+                raise ValueError("form needs keywords too (1 to 3 words, e.g. keywords='月,江')")
             ids = data.format_prompt(tokenizer, form, keywords)
         else:
             ids = [tokenizer.bos_id]
         return ids + tokenizer.encode(prompt)
     if form is not None or keywords is not None:
-        raise ValueError(f"--form and --keywords need a checkpoint trained on poems; this one was trained on "
+        raise ValueError(f"form and keywords need a checkpoint trained on poems; this one was trained on "
                          f"{corpus_of(ckpt)}")
     if prompt:
         return tokenizer.encode(prompt)
@@ -152,24 +154,37 @@ def describe_check(text: str, form: str, keywords=()) -> str:
 
 
 def strict_constraint(tokenizer: CharTokenizer, form: str, keywords):
-    """The constraint ``minigpt generate --strict`` writes under: the form's rules, and the idiom rules (叠字 only
-    as the Tang poems write them, one per four lines; 春 and 秋 not in one poem; no rhyme by a reading the poems
-    never rhyme in, 逢 with 江). A blind reader scored 20 poems written so at sense 2.05 out of 5 (2.15 at
-    temperature 0.3); without the idiom rules, three earlier readers gave 1.55-1.75 (benchmarks/readings, the
-    sampling lesson's "In the model" section)."""
+    """The constraint ``write(strict=True)`` (``minigpt generate --strict``) writes under: the form's rules, and
+    the idiom rules (叠字 only as the Tang poems write them, one per four lines; 春 and 秋 not in one poem; no rhyme
+    by a reading the poems never rhyme in, 逢 with 江). A blind reader scored 20 poems written so at sense 2.05 out
+    of 5 (2.15 at temperature 0.3); without the idiom rules, three earlier readers gave 1.55-1.75
+    (benchmarks/readings, the sampling lesson's "In the model" section)."""
     from minigpt.constrain import PoemConstraint
 
     return PoemConstraint(tokenizer, form, keywords, idiom=True)
 
 
-def strict_poems(model, tokenizer: CharTokenizer, ids: list[int], form: str, keywords, num_samples: int = 1,
-                 best_of_n: int = STRICT_BEST_OF, temperature: float = STRICT_TEMPERATURE, **options) -> list[str]:
-    """``num_samples`` poems of ``form`` with ``keywords`` as ``minigpt generate --strict`` writes them: each the
-    most likely to the model (lowest loss per token) of ``best_of_n`` drawn under a fresh ``strict_constraint``.
+def write(model, tokenizer: CharTokenizer, ids: list[int], *, strict: bool = False, form: str | None = None,
+          keywords=None, opening: str = "", num_samples: int = 1, temperature: float | None = None,
+          best_of_n: int | None = None, **options) -> list[str]:
+    """``num_samples`` texts after ``ids``, as ``minigpt generate`` writes them: what ``strict`` means is decided here.
+
+    strict: each a whole poem of ``form`` with ``keywords`` under ``strict_constraint``, by default the most likely
+    to the model of STRICT_BEST_OF drawn at STRICT_TEMPERATURE; ``opening`` is the poem's start, already at the end
+    of ``ids``. Otherwise one draw each at TEMPERATURE. ``temperature`` and ``best_of_n`` replace the defaults.
     ``options`` go to ``generate_text`` (seed, top_k, top_p, max_new_tokens, use_cache, stop_at_eos)."""
-    make = lambda: strict_constraint(tokenizer, form, keywords)  # noqa: E731
-    if best_of_n > 1:
-        return [text for text, _ in best_of(model, tokenizer, ids, best_of_n, num_samples, make_constraint=make,
-                                            temperature=temperature, **options)]
-    return generate_text(model, tokenizer, ids, num_samples=num_samples, constraint=make(), temperature=temperature,
+    constraint = None
+    if strict:
+        if form is None or keywords is None:
+            raise ValueError("strict=True needs form and keywords (e.g. form='五绝', keywords='月,江')")
+        constraint = strict_constraint(tokenizer, form, keywords)
+        constraint.check_room(options.get("max_new_tokens") or max(1, model.config.block_size - len(ids)), opening)
+    if temperature is None:
+        temperature = STRICT_TEMPERATURE if strict else TEMPERATURE
+    if best_of_n is None:
+        best_of_n = STRICT_BEST_OF if strict else 1
+    if best_of_n > 1:  # the candidates are one batch: one constraint serves them all
+        return [text for text, _ in best_of(model, tokenizer, ids, best_of_n, num_samples,
+                                            make_constraint=lambda: constraint, temperature=temperature, **options)]
+    return generate_text(model, tokenizer, ids, num_samples=num_samples, constraint=constraint, temperature=temperature,
                          **options)

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 # --8<-- [start:specials]
 SPECIALS = ("<pad>", "<bos>", "<eos>", "<sep>")
+# --8<-- [end:specials]
 
 
 class CharTokenizer:
@@ -21,6 +22,7 @@ class CharTokenizer:
     eos_id = 2
     sep_id = 3
 
+    # --8<-- [start:tokenizer_init]
     def __init__(self, chars: Iterable[str]):
         chars = list(chars)
         for c in chars:
@@ -29,7 +31,7 @@ class CharTokenizer:
         self.chars: list[str] = sorted(set(chars))
         self.itos: list[str] = list(SPECIALS) + self.chars  # id -> token text
         self.stoi: dict[str, int] = {c: i + len(SPECIALS) for i, c in enumerate(self.chars)}
-    # --8<-- [end:specials]
+    # --8<-- [end:tokenizer_init]
 
     @classmethod
     def from_text(cls, text: str) -> CharTokenizer:

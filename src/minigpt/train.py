@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import math
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -21,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from minigpt import data, gpt, gpt_torch, muon, optim
+from minigpt import data, distributed, gpt, gpt_torch, muon, optim
 from minigpt.checkpoint import CheckpointError, check_compatible, load_checkpoint, load_state, save_checkpoint
 from minigpt.checkpoint import FILENAME as CKPT_NAME
 from minigpt.config import CORPORA, GPTConfig, TrainConfig
@@ -50,12 +49,22 @@ def lr_at(step: int, config: TrainConfig) -> float:
 # --8<-- [end:lr_at]
 
 
+def precision(config: TrainConfig) -> str:
+    """What a run of ``config`` computes in: "bfloat16" (mixed precision: the matmuls), "float32" or "float64";
+    ``dtype="auto"`` resolved as the torch engine resolves it (bfloat16 where this machine does it fast)."""
+    if config.engine == "numpy":
+        return "float64" if config.dtype == "float64" else "float32"
+    return str(resolve_dtype(config.dtype, resolve_device(config.device))).removeprefix("torch.")
+
+
 def load_corpus(name: str):
     """The corpus a config names, built by ``minigpt.data``."""
     if name == "shakespeare":
         return data.shakespeare_corpus()
     if name == "poems":
         return data.poem_corpus()
+    if name == "poems+song":  # Tang and Song poems to train on, the Tang validation poems of "poems"
+        return data.poem_corpus(song=True)
     raise ValueError(f"corpus must be one of {', '.join(CORPORA)}; got {name!r}")
 
 
@@ -195,13 +204,7 @@ class NumpyEngine:
             self.model.drop.rng.bit_generator.state = rng["numpy"]  # shared by every Dropout
 
 
-def make_engine(config: TrainConfig, model_config: GPTConfig, group=None):
-    if group is not None:  # several processes under torchrun (minigpt.distributed)
-        if config.engine != "torch":
-            raise ValueError("training under torchrun needs --engine torch (the numpy engine is one process)")
-        from minigpt.distributed import DataParallel
-
-        return DataParallel(TorchEngine(config, model_config), group, config.seed)
+def make_engine(config: TrainConfig, model_config: GPTConfig):
     return (TorchEngine if config.engine == "torch" else NumpyEngine)(config, model_config)
 
 
@@ -234,7 +237,7 @@ class Run:
     step: int = 0  # optimizer steps done
     elapsed_before: float = 0.0  # wall seconds of the calls before a resume
     history: list[dict] = field(default_factory=list)  # the rows of log.csv
-    group: object = None  # a minigpt.distributed.Group when several processes train together, else None
+    group: distributed.Group = field(default_factory=distributed.Group)  # the processes training together
 
     @property
     def out_dir(self) -> Path:
@@ -258,10 +261,12 @@ def open_checkpoint(config: TrainConfig) -> dict:
     return ckpt
 
 
-def start_run(config: TrainConfig, corpus=None, ckpt: dict | None = None, group=None) -> Run:
+def start_run(config: TrainConfig, corpus=None, ckpt: dict | None = None,
+              group: distributed.Group | None = None) -> Run:
     """Build the model, optimizer and batch generator; with ``ckpt``, restore them to where it stopped.
 
-    group: a ``minigpt.distributed.Group`` under torchrun (this rank's batches and generators), else None."""
+    group: the processes under torchrun (``minigpt.distributed``); None is one process alone."""
+    group = group or distributed.Group()
     if corpus is None:
         corpus = load_corpus(config.corpus)
     model_config = config.gpt_config(corpus.tokenizer.vocab_size)
@@ -269,13 +274,9 @@ def start_run(config: TrainConfig, corpus=None, ckpt: dict | None = None, group=
         check_compatible(ckpt, model_config.to_dict())
         if ckpt["tokenizer"] != corpus.tokenizer.to_dict():
             raise CheckpointError(f"checkpoint {ckpt['path']} was trained on another vocabulary than this corpus")
-    if ckpt is not None and (ckpt.get("world_size", 1) != 1 or group is not None):
-        from minigpt import distributed
-
-        ckpt = group.own_generators(ckpt) if group is not None else distributed.check_single(ckpt)
-    engine = make_engine(config, model_config, group)
-    rank = group.rank if group is not None else 0
-    batch_rng = np.random.default_rng(config.seed + rank)  # under torchrun each rank draws its own batches
+        ckpt = group.own_generators(ckpt)  # this rank's generators
+    engine = group.parallel(make_engine(config, model_config), config.seed)  # DDP under torchrun
+    batch_rng = np.random.default_rng(config.seed + group.rank)  # under torchrun each rank draws its own batches
     # --8<-- [start:eval_batches]
     eval_rng = np.random.default_rng(EVAL_SEED)
     B, T = config.batch_size, config.block_size
@@ -311,12 +312,10 @@ def evaluate_and_save(run: Run, lr: float, tokens_per_s: float, since: float) ->
         "batch_rng": run.batch_rng.bit_generator.state, **engine.state(),
         "val_loss": row["val_loss"],
     }
-    if run.group is not None:  # several processes: keep every rank's generators; rank 0 alone writes
-        ckpt = run.group.gather_generators(ckpt)
-        if run.group.rank != 0:
-            return row
-    write_log(run.out_dir / LOG_NAME, run.history)
-    save_checkpoint(run.checkpoint_path, ckpt)
+    ckpt = run.group.gather_generators(ckpt)  # several processes: every rank's generators
+    if run.group.rank == 0:  # rank 0 alone writes
+        write_log(run.out_dir / LOG_NAME, run.history)
+        save_checkpoint(run.checkpoint_path, ckpt)
     return row
 # --8<-- [end:evaluate_and_save]
 
@@ -366,61 +365,51 @@ def train(
     """
     if not isinstance(config, TrainConfig):
         raise TypeError(f"config must be a TrainConfig, got {type(config).__name__}")
-    if os.environ.get("WORLD_SIZE", "1") == "1":  # one process: the plain loop
-        return _train(config, corpus, resume, progress, log, plot)
-    from minigpt.distributed import process_group
-
-    with process_group(config.device) as group:
-        if group is not None and group.rank != 0:  # rank 0 alone prints and draws the bar
+    with distributed.process_group(config.device) as group:  # one process alone: a group of one
+        if group.rank != 0:  # rank 0 alone prints, draws the bar and plots
             log, progress, plot = None, False, False
-        return _train(config, corpus, resume, progress, log, plot, group)
-
-
-def _train(config: TrainConfig, corpus, resume: bool, progress: bool | None,
-           log: Callable[[str], None] | None, plot: bool, group=None) -> TrainResult:
-    """``train`` for one process, or for one rank of a ``group``."""
-    if config.threads is not None:
-        torch.set_num_threads(config.threads)
-    ckpt = open_checkpoint(config) if resume else None
-    run = start_run(config, corpus, ckpt, group)
-    run.out_dir.mkdir(parents=True, exist_ok=True)
-    bar = progress_bar(config, run.step) if (sys.stderr.isatty() if progress is None else progress) else None
-    B, T = config.batch_size, config.block_size
-    t_start = time.perf_counter()
-    losses: dict[int, float] = {}
-    step_time, window_time, window_steps = 0.0, 0.0, 0  # all steps of this call; the steps since the last eval
-    if ckpt is None:  # the loss before any training (about ln vocab_size)
-        report(evaluate_and_save(run, lr_at(0, config), 0.0, t_start), log, bar)
-    # --8<-- [start:loop]
-    try:
-        while run.step < config.max_steps:
-            t0 = time.perf_counter()
-            lr = lr_at(run.step, config)
-            x, y = run.corpus.get_batch("train", B, T, run.batch_rng)
-            loss = run.engine.train_step(x, y, lr)
-            dt = time.perf_counter() - t0
-            run.step += 1
-            losses[run.step] = loss
-            step_time += dt
-            window_time += dt
-            window_steps += 1
-            if not math.isfinite(loss):
-                raise FloatingPointError(f"training diverged at step {run.step} (loss {loss}); try a smaller --lr")
-            tokens_per_s = window_steps * B * T / window_time
+        if config.threads is not None:
+            torch.set_num_threads(config.threads)
+        ckpt = open_checkpoint(config) if resume else None
+        run = start_run(config, corpus, ckpt, group)
+        run.out_dir.mkdir(parents=True, exist_ok=True)
+        bar = progress_bar(config, run.step) if (sys.stderr.isatty() if progress is None else progress) else None
+        B, T = config.batch_size, config.block_size
+        t_start = time.perf_counter()
+        losses: dict[int, float] = {}
+        step_time, window_time, window_steps = 0.0, 0.0, 0  # all steps of this call; the steps since the last eval
+        if ckpt is None:  # the loss before any training (about ln vocab_size)
+            report(evaluate_and_save(run, lr_at(0, config), 0.0, t_start), log, bar)
+        # --8<-- [start:loop]
+        try:
+            while run.step < config.max_steps:
+                t0 = time.perf_counter()
+                lr = lr_at(run.step, config)
+                x, y = run.corpus.get_batch("train", B, T, run.batch_rng)
+                loss = run.engine.train_step(x, y, lr)
+                dt = time.perf_counter() - t0
+                run.step += 1
+                losses[run.step] = loss
+                step_time += dt
+                window_time += dt
+                window_steps += 1
+                if not math.isfinite(loss):
+                    raise FloatingPointError(f"training diverged at step {run.step} (loss {loss}); try a smaller lr")
+                tokens_per_s = window_steps * B * T / window_time
+                if bar is not None:
+                    bar.update(1)
+                    if run.step % 10 == 0 or run.step == config.max_steps:
+                        bar.set_postfix(loss=f"{loss:.3f}", tok_s=f"{tokens_per_s:,.0f}", refresh=False)
+                if run.step % config.eval_interval == 0 or run.step == config.max_steps:
+                    report(evaluate_and_save(run, lr, tokens_per_s, t_start), log, bar)
+                    window_time, window_steps = 0.0, 0
+        finally:
             if bar is not None:
-                bar.update(1)
-                if run.step % 10 == 0 or run.step == config.max_steps:
-                    bar.set_postfix(loss=f"{loss:.3f}", tok_s=f"{tokens_per_s:,.0f}", refresh=False)
-            if run.step % config.eval_interval == 0 or run.step == config.max_steps:
-                report(evaluate_and_save(run, lr, tokens_per_s, t_start), log, bar)
-                window_time, window_steps = 0.0, 0
-    finally:
-        if bar is not None:
-            bar.close()
-    # --8<-- [end:loop]
-    elapsed = time.perf_counter() - t_start
-    if plot and run.history:
-        plot_losses(run.history, run.out_dir / PLOT_NAME)
+                bar.close()
+        # --8<-- [end:loop]
+        elapsed = time.perf_counter() - t_start
+        if plot and run.history:
+            plot_losses(run.history, run.out_dir / PLOT_NAME)
     n = len(losses)
     last = run.history[-1] if run.history else {}
     return TrainResult(

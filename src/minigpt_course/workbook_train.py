@@ -1,7 +1,7 @@
 """``minigpt workbook train``: the reader's own GPT, from their workbook, trained on a corpus and sampled.
 
 Everything that learns is the reader's: ``gpt.GPT`` on their ``Tensor`` and ``nn.py``, stepped by their
-``optim.AdamW``, fed by their ``data.get_batch`` and, once lesson 16 wrote it, scheduled by their
+``optim.AdamW``, fed by their ``data.get_batch`` and, once the loop lesson wrote it, scheduled by their
 ``train.lr_at``. The library only reads the corpus and its tokenizer (``minigpt.data``) and prints.
 """
 
@@ -13,7 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from minigpt import data, workbook
+from minigpt import data
+from minigpt_course import workbook
+from minigpt_course.checks import Message
 from minigpt.config import GPTConfig, TrainConfig
 
 TEXT = {
@@ -47,8 +49,8 @@ def _pieces(folder: Path, lang: str) -> dict:
     modules, problems = workbook._load(folder)
     for name, e in problems:
         if name in ("gpt.py", "optim.py", "tensor.py", "nn.py", "functional.py"):
-            raise NotReady(workbook.TEXT[lang]["import"].format(file=name, where=workbook._where(e, folder),
-                                                                error=workbook._error(e)))
+            raise NotReady(Message("import", {"file": name, "where": workbook._where(e, folder),
+                                              "error": workbook._error(e)}).render(lang))
     found = {}
     for key, file, piece, lesson, required in (("GPT", "gpt.py", "GPT", "gpt", True),
                                                ("AdamW", "optim.py", "AdamW", "layers-optim", True),
@@ -91,8 +93,8 @@ def train(folder: Path, lang: str, corpus: str = "poems", steps: int = 200, seed
         except NotReady:
             raise
         except Exception as e:  # the reader's code raised: their file and line, never a traceback
-            raise NotReady(workbook.TEXT[lang]["raised"].format(where=workbook._where(e, folder),
-                                                                error=workbook._error(e))) from None
+            raise NotReady(Message("raised", {"where": workbook._where(e, folder),
+                                              "error": workbook._error(e)}).render(lang)) from None
 
 
 def _train(folder, lang, t, c, corpus, steps, seed, batch_size, block_size, n_layer, n_head, n_embd, lr,

@@ -8,9 +8,12 @@ folder; ``minigpt lesson``, the page tests and the lesson-module tests all read 
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 # a nav line: "- 存储与步长: tensor/storage.md" or "- tensor/storage.md"
 _NAV_PAGE = re.compile(r"^\s*-\s+(?:[^:\n]+:\s+)?([\w./-]+\.md)\s*$")
@@ -63,3 +66,30 @@ def lessons(root: Path) -> list[Lesson]:
         if scripts(root / "snippets" / slug, answers=True):
             found.append(Lesson(slug, page))
     return found
+
+
+def lesson_module(slug: str, name: str) -> ModuleType:
+    """Lesson ``slug``'s module ``snippets/<slug>/<name>.py``, imported under its own name ``name``.
+
+    A later lesson that builds on an earlier lesson's file (lesson 6's layers on lesson 5's engine) imports it
+    as what it is: that lesson's module. It is registered as ``name``, as the reader's workbook folder holds it,
+    so that ``import name`` in the modules and scripts after it finds this one. Imported once per process; a
+    different module already imported as ``name`` is an error, not silently replaced."""
+    path = (repo_root() / "snippets" / slug / f"{name}.py").resolve()
+    if not path.is_file():
+        raise ModuleNotFoundError(f"lesson {slug} has no module {name}: {path} does not exist")
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        if Path(getattr(loaded, "__file__", None) or "").resolve() != path:
+            raise ImportError(f"a module {name!r} is imported already, from {getattr(loaded, '__file__', None)}, "
+                              f"not lesson {slug}'s {path}")
+        return loaded
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module

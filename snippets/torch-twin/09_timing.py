@@ -38,10 +38,10 @@ print(f"one training step: shakespeare-cpu's model ({config.n_layer} layers, {co
 print(f"protocol: 2 warm-up steps, then {args.repeats} timed steps per engine, alternating; the fastest of each")
 print(f"torch threads: {torch.get_num_threads()}")
 print(f"numpy / torch > 1.3: {best['numpy'] / best['torch'] > 1.3}")
-print(f"control, torch / torch again > 1.3: {best['torch again'] / best['torch'] > 1.3}")
+print(f"control, torch again / torch > 1.3: {best['torch again'] / best['torch'] > 1.3}")
 if args.report:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores seen by Python, torch {torch.__version__}")
     for name, t in times.items():
         print(f"{name:12s} median {ms[name]:7.1f} ms  (min {1000 * min(t):.1f}, max {1000 * max(t):.1f})")
     print(f"numpy / torch = {ms['numpy'] / ms['torch']:.2f}, "
-          f"torch / torch again = {ms['torch again'] / ms['torch']:.2f}")
+          f"torch again / torch = {ms['torch again'] / ms['torch']:.2f}")

@@ -1,9 +1,9 @@
 // Diagrams stay readable. Mermaid's default (useMaxWidth) shrinks a wide diagram to fit the column,
 // and at phone width its labels become too small to read (issue 9). Here a diagram is drawn at its
-// natural size; a left-to-right flowchart that does not fit its column is redrawn top to bottom once
-// Material has drawn it, if that is narrower (a chart with many sources is narrower sideways); one still too wide
-// is shrunk only as far as its 16 px text stays above 12 px, and past that it scrolls sideways
-// inside its own block (extra.css).
+// natural size. One too wide for its column is shrunk, but only as far as its 16 px text stays above 12 px;
+// a left-to-right flowchart that would need more is redrawn top to bottom once Material has drawn it, if
+// that is narrower (a chart with many sources is narrower sideways); one still too wide is shrunk as far
+// as that allows, and past that it scrolls sideways inside its own block (extra.css).
 // overrides/main.html loads this right after the vendored mermaid, only on pages with a diagram.
 // When every diagram is final, <html data-diagrams="drawn"> (the browser tests wait for it).
 (() => {
@@ -44,8 +44,9 @@
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const hosts = [...document.querySelectorAll(".md-typeset div.mermaid")];
+    const shrinkable = (host) => host.clientWidth / host.scrollWidth >= SMALLEST; // a little smaller fits
     await Promise.all(hosts.map((host, i) =>
-      host.scrollWidth > host.clientWidth + 1 && SIDEWAYS.test(sources[i] || "")
+      host.scrollWidth > host.clientWidth + 1 && !shrinkable(host) && SIDEWAYS.test(sources[i] || "")
         ? redraw(host, sources[i], i).catch((error) => console.warn("diagram", i, error))
         : null));
     for (const host of document.querySelectorAll(".md-typeset div.mermaid")) {

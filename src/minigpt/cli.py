@@ -56,6 +56,9 @@ def _sampling(name: str):
 
         try:
             value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        try:
             check_sampling(**{name: value})
         except ValueError as e:
             raise argparse.ArgumentTypeError(str(e).split(", got")[0] + f", got {text!r}") from None
@@ -164,7 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--checkpoint", "--out", dest="checkpoint",
                    help="ckpt.pt or its run folder (default: runs/poems-cpu with --form/--keywords, "
                         "else runs/shakespeare-cpu)")
-    g.add_argument("--form", help="poem form: 五言绝句, 七言绝句, 五言律诗, 七言律诗 (or 五绝, 七绝, 五律, 七律)")
+    g.add_argument("--form", help="poem form: 五言绝句, 七言绝句, 五言律诗, 七言律诗 (or 五绝, 七绝, 五律, 七律; "
+                                  "in pinyin wujue, qijue, wulv, qilv)")
     g.add_argument("--keywords", help="1 to 3 words, separated by commas, spaces or 、 (e.g. 月,江)")
     g.add_argument("--max-new-tokens", type=_positive_int, help="tokens to generate (default: 500 for text, "
                                                                 "up to the context's end for poems)")

@@ -51,7 +51,7 @@ Add `--lang zh` for Chinese messages.
         "next": "下一步：minigpt check first-network --workbook {dir}",
         "nochecks": "第 {lesson} 课还没有练习本检查",
         "passed": "通过", "notyet": "还没通过",
-        "summary": "{total} 项检查通过 {n} 项",
+        "summary": "共 {total} 项检查，通过 {n} 项",
         "lesson": "课", "result": "检查",
         "docstring": "你的 {file}：{what}。\n\n第 {lesson} 课开始写它，后面的课继续往里加。",
         "readme": """# 我的 minigpt 练习本
@@ -275,6 +275,8 @@ def check(lesson: str, folder: Path, lang: str, out=print) -> int:
     for result in results:
         first, *rest = result.render(lang).splitlines()
         status = t["passed"] if result.passed else t["notyet"]
+        if result.lines and getattr(result.lines[0], "key", None) == "not_yet":  # "[not yet] name", said once
+            first = result.name.render(lang) if isinstance(result.name, Message) else result.name
         out(f"[{status}] {first}")
         for line in rest:
             out(f"    {line}")

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigpt_course.checks import Check, Lesson, Message, Result, name_of, not_yet, passed, reader_errors, speaker
 from minigpt.config import GPTConfig
 from minigpt.gpt import Block
 from minigpt.tensor import Tensor
+from minigpt_course.checks import Check, Lesson, Message, Result, name_of, not_yet, passed, reader_errors, speaker
+from minigpt_course.checks.gpt import check_layer
 
 MESSAGES = {
     "expected": ("{name}(block, x) -> x + attn(ln_1(x)), then + mlp(ln_2(...)): (B, T, C)",
@@ -74,9 +75,15 @@ def check_block_forward(fn, name: str | None = None) -> Result:
     return not_yet(name, *lines)
 
 
-def _block_class(wb):
-    from minigpt_course.checks.gpt import check_block_class
+def check_block_class(cls, Tensor) -> Result:
+    """``cls(config, rng)(x)`` must equal ``minigpt.gpt.Block`` with the same weights."""
+    def mistakes(ours, lib):
+        return {f"block.{m}": (lambda wrong=wrong: wrong(ours, lib).data) for m, wrong in MISTAKES.items()}
 
+    return check_layer(cls, Tensor, "Block", Block, "block(x): (B, T, C)", mistakes, "block_passed")
+
+
+def _block_class(wb):
     return check_block_class(wb.get("gpt.py", "Block"), wb.get("tensor.py", "Tensor"))
 
 

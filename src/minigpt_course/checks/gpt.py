@@ -8,7 +8,7 @@ exception raised by the reader's code is reported as what was expected next to t
 the reader's file it came from.
 
 - ``check_attention_class(MultiHeadAttention, Tensor)``: multi-head, ``attn(x)`` for x (B, T, C).
-- ``check_block_class(Block, Tensor)``: block, ``block(x)``.
+- ``check_block_class`` (in ``checks.block``) uses ``check_layer`` the same way for the reader's Block.
 - ``check_gpt_class(GPT, Tensor)``: gpt, ``model(idx, targets) -> (logits, loss)``.
 - ``check_gpt_trains(GPT, AdamW)``: gpt, a few optimizer steps on one batch lower the loss.
 """
@@ -165,53 +165,38 @@ def _run(fn) -> Result:
         return f.args[0]
 
 
-def check_attention_class(cls, Tensor) -> Result:
-    """``cls(config, rng)(x)`` must equal ``minigpt.gpt.MultiHeadAttention`` with the same weights, x (B, T, C)."""
-    name = getattr(cls, "__name__", "MultiHeadAttention")
+def check_layer(cls, Tensor, default: str, library_cls, call: str, mistakes, passed_key: str) -> Result:
+    """``cls(config, rng)(x)`` against ``library_cls`` with the same weights, x (B, T, C); ``mistakes(ours, lib)``
+    gives {message key: what that known mistake computes}, so a wrong output is named when it matches one."""
+    name = getattr(cls, "__name__", default)
     prefer = source_file(cls)
 
     def run():
-        ours = library.MultiHeadAttention(CONFIG, np.random.default_rng(0))
+        ours = library_cls(CONFIG, np.random.default_rng(0))
         theirs = _call(name, say("build", cls=name, args="config, rng"), cls, CONFIG, np.random.default_rng(0),
                        prefer=prefer)
         _same_weights(name, theirs, ours, prefer)
         x, mine, lib = _input(Tensor)
-        got = _array(name, _call(name, _code("attn(x): (B, T, C)"), theirs, mine, prefer=prefer), say("a_tensor"))
+        got = _array(name, _call(name, _code(call), theirs, mine, prefer=prefer), say("a_tensor"))
         want = ours(lib).data
+        return _compare(name, got, want, say("output", shape=(B, T, CONFIG.n_embd)), mistakes(ours, lib)) or passed(
+            name, say(passed_key, shape=got.shape, rtol=RTOL))
 
+    return _run(run)
+
+
+def check_attention_class(cls, Tensor) -> Result:
+    """``cls(config, rng)(x)`` must equal ``minigpt.gpt.MultiHeadAttention`` with the same weights, x (B, T, C)."""
+    def mistakes(ours, lib):
         def unmasked():  # the library's attention, step by step, without its causal mask
             hs = CONFIG.n_embd // CONFIG.n_head
             q, k, v = (library.split_heads(proj(lib), CONFIG.n_head) for proj in (ours.c_q, ours.c_k, ours.c_v))
             att = ((q @ k.transpose(-2, -1)) * (1.0 / np.sqrt(hs))).softmax(dim=-1)  # (B, nh, T, T)
             return ours.c_proj(library.merge_heads(att @ v)).data  # (B, T, C)
+        return {"gpt.no_mask": unmasked}
 
-        mistakes = {"gpt.no_mask": unmasked}
-        return _compare(name, got, want, say("output", shape=(B, T, CONFIG.n_embd)), mistakes) or passed(
-            name, say("attention_passed", shape=got.shape, rtol=RTOL))
-
-    return _run(run)
-
-
-def check_block_class(cls, Tensor) -> Result:
-    """``cls(config, rng)(x)`` must equal ``minigpt.gpt.Block`` with the same weights."""
-    from minigpt_course.checks.block import MISTAKES
-
-    name = getattr(cls, "__name__", "Block")
-    prefer = source_file(cls)
-
-    def run():
-        ours = library.Block(CONFIG, np.random.default_rng(0))
-        theirs = _call(name, say("build", cls=name, args="config, rng"), cls, CONFIG, np.random.default_rng(0),
-                       prefer=prefer)
-        _same_weights(name, theirs, ours, prefer)
-        x, mine, lib = _input(Tensor)
-        got = _array(name, _call(name, _code("block(x): (B, T, C)"), theirs, mine, prefer=prefer), say("a_tensor"))
-        want = ours(lib).data
-        mistakes = {f"block.{m}": (lambda wrong=wrong: wrong(ours, lib).data) for m, wrong in MISTAKES.items()}
-        return _compare(name, got, want, say("output", shape=(B, T, CONFIG.n_embd)), mistakes) or passed(
-            name, say("block_passed", shape=got.shape, rtol=RTOL))
-
-    return _run(run)
+    return check_layer(cls, Tensor, "MultiHeadAttention", library.MultiHeadAttention, "attn(x): (B, T, C)",
+                        mistakes, "attention_passed")
 
 
 def _batch() -> tuple[np.ndarray, np.ndarray]:

@@ -63,7 +63,9 @@ def fill(wb: Path) -> Path:
         "gpt.py": library_file("gpt.py") + "\n\n" + section(ROOT / "snippets/self-attention/one_head.py", "attention")
                   + "\n\n" + function(ROOT / "snippets/torch-twin/12_answer_move_weights.py", "my_move_weights",
                                        "move_weights").replace("):\n", "):\n    import torch\n\n", 1),
-        "train.py": "import math\n\nfrom minigpt.config import TrainConfig\n\n\n" + section(SRC / "train.py", "lr_at"),
+        "train.py": "import math\n\nfrom minigpt.config import TrainConfig\n\n\n" + section(SRC / "train.py", "lr_at")
+                    + "\n\n" + function(ROOT / "snippets/scale-out/09_answer_average_gradients.py",
+                                         "my_average_gradients", "average_gradients"),
         "sampling.py": "import numpy as np\n\n\n" + function(ROOT / "snippets/sampling/14_answer_top_p.py", "my_top_p",
                                                                "top_p"),
     }

@@ -146,4 +146,4 @@ def test_the_workbook_check_grades_train_py(tmp_path):
     (wb / "train.py").write_text(body.replace("        p.grad /= world_size", "        pass"), encoding="utf-8")
     (result,) = workbook.run_lesson("scale-out", wb)
     assert not result.passed and "the sum over the 2 ranks" in result.render("en")
-    assert "重读：第 20 (scale-out) 课的 #all-reduce 一节" in result.render("zh")
+    assert "重读：第 20 (scale-out) 课「进程之间怎么通信：all-reduce」一节（#all-reduce）" in result.render("zh")

@@ -279,8 +279,8 @@ def test_a_failing_check_says_which_section_to_reread(library_workbook, capsys):
     path.write_text(path.read_text(encoding="utf-8").replace("keepdims=True) + alpha * V", "keepdims=True) + alpha"),
                     encoding="utf-8")
     code, out = run_check(capsys, "bigram", "--workbook", str(library_workbook), "--lang", "en")
-    assert code == 1 and "reread: lesson 8 (bigram), section #unseen" in out, out
+    assert code == 1 and "reread: lesson 8 (bigram), “What an unseen pair costs” (#unseen)" in out, out  # its title
     code, out = run_check(capsys, "bigram", "--workbook", str(library_workbook), "--lang", "zh")
-    assert "重读：第 8 (bigram) 课的 #unseen 一节" in out, out
+    assert "重读：第 8 (bigram) 课「没见过的组合要付出什么代价」一节（#unseen）" in out, out
     code, out = run_check(capsys, "context", "--workbook", str(library_workbook), "--lang", "en")
     assert code == 0 and "reread" not in out  # control: a passing check sends nobody back

@@ -77,7 +77,7 @@ def test_the_recording_covers_every_lesson_and_its_mistakes(reports):
     assert sum(": not yet" in f for f in firsts) > 100 and sum(": passed" in f for f in firsts) > 20
     for lesson in workbook.graded():  # each lesson's workbook check, in Chinese, failing and passing
         anchors = {check.reread for check in lesson.checks}
-        assert any(f"#{a} 一节" in r for _, r in reports for a in anchors), lesson.slug
+        assert any(f"一节（#{a}）" in r for _, r in reports for a in anchors), lesson.slug
     assert any("it matches a known mistake" in en for en, _ in reports)
 
 

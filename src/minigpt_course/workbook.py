@@ -245,7 +245,8 @@ def run_lesson(lesson: str, folder: Path) -> list[Result]:
                                                                               "error": _error(e)}),)))
                 continue
             if not result.passed:
-                reread = Message("reread", {"lesson": lesson_name(lesson), "anchor": check.reread})
+                reread = Message("reread", {"lesson": lesson_name(lesson), "section": checks.Section(lesson, check.reread),
+                                            "anchor": check.reread})
                 result = replace(result, lines=(*result.lines, reread))
             results.append(result)
         return results

@@ -53,7 +53,7 @@ MESSAGES = {
                "{dir} 里没有 {file}：先运行 minigpt workbook init"),
     "import": ("{file} does not import: {where}{error}", "{file} 导入失败：{where}{error}"),
     "raised": ("your code raised {where}{error}", "你的代码抛出异常 {where}{error}"),
-    "reread": ("  reread: lesson {lesson}, section #{anchor}", "  重读：第 {lesson} 课的 #{anchor} 一节"),
+    "reread": ("  reread: lesson {lesson}, “{section}” (#{anchor})", "  重读：第 {lesson} 课「{section}」一节（#{anchor}）"),
 }
 
 
@@ -71,7 +71,30 @@ class Message:
         return template(self.key, lang).format(**{**context, **values})
 
 
+@dataclass(frozen=True)
+class Section:
+    """A section of a lesson's page, rendered as its heading in the reader's language (``#anchor`` when the
+    repository's pages cannot be read)."""
+
+    slug: str
+    anchor: str
+
+    def render(self, lang: str) -> str:
+        from minigpt_course import lessons
+
+        heading = re.compile(rf"^#{{1,6}}\s+(.*?)\s*\{{ #{re.escape(self.anchor)} \}}\s*$", re.M)
+        try:
+            root = lessons.repo_root()
+            page = next(lesson.page for lesson in lessons.lessons(root) if lesson.slug == self.slug)
+            found = heading.search((root / "docs" / lang / page).read_text(encoding="utf-8"))
+        except (FileNotFoundError, StopIteration):
+            found = None
+        return found.group(1) if found else f"#{self.anchor}"
+
+
 def _render(value, lang: str, context: dict):
+    if isinstance(value, Section):
+        return value.render(lang)
     if isinstance(value, Message):
         return value.render(lang, **context)
     if isinstance(value, tuple) and value and all(isinstance(v, Message) for v in value):

@@ -75,7 +75,7 @@ screenshots: $(STAMP)
 # attention explorer's data, from the trained poems model when there is one (EXPLORER_CKPT).
 EXPLORER_CKPT ?= runs/poems-cpu
 figures: $(STAMP)
-	@for f in $$(grep -l "assets/figures" snippets/*/[0-9][0-9]_*.py); do \
+	@for f in $$(grep -lE "assets/figures|figures\.bilingual" snippets/*/[0-9][0-9]_*.py); do \
 	  echo "$$f"; $(BIN)/python "$$f" > /dev/null || exit 1; done
 	@if [ -f "$(EXPLORER_CKPT)/ckpt.pt" ]; then \
 	  $(BIN)/minigpt attention "$(EXPLORER_CKPT)" docs/assets/explorer/attention.json; \

@@ -1,15 +1,10 @@
-import os
-from pathlib import Path
-
 import numpy as np
-from matplotlib import rc_context
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from block_variants import NoResidualBlock, PostNormBlock, gpt_with
 from minigpt.config import GPTConfig
 from minigpt.data import shakespeare_corpus
 from minigpt.gpt import Block
+from minigpt_course import figures
 
 corpus = shakespeare_corpus()
 x, y = corpus.get_batch("train", 8, 32, np.random.default_rng(0))  # (B, T) = (8, 32)
@@ -35,28 +30,20 @@ for name, kind in kinds.items():
     print(f"{name:<16}{row}{g.max() / g.min():>10.1f}{cos:>12.3f}")
 
 LABELS = {
-    "assets/figures": ("块（0 = 最靠近输入）", "该块参数的梯度范数",
-                       ["前置归一化", "后置归一化", "无残差"],
-                       ["Noto Sans CJK SC", "DejaVu Sans"]),
-    "en/assets/figures": ("block (0 = nearest the input)",
-                          "gradient norm of its parameters",
-                          ["pre-norm", "post-norm", "no residual"], ["DejaVu Sans"]),
+    "zh": ("块（0 = 最靠近输入）", "该块参数的梯度范数",
+           ["前置归一化", "后置归一化", "无残差"]),
+    "en": ("block (0 = nearest the input)",
+           "gradient norm of its parameters",
+           ["pre-norm", "post-norm", "no residual"]),
 }
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-for folder, (xlabel, ylabel, names, fonts) in LABELS.items():
-    with rc_context({"font.family": fonts, "font.size": 13}):
-        fig = Figure(figsize=(5.2, 3.9), dpi=150)
-        FigureCanvasAgg(fig)
-        ax = fig.subplots()
-        for label, g, marker in zip(names, norms.values(), "osx"):
-            ax.semilogy(g, marker=marker, label=label)
-        ax.set_xticks(range(0, 16, 3))
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        ax.grid(alpha=0.3)
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, 1.22), ncol=3,
-                  frameon=False, fontsize=11)
-        fig.tight_layout()
-        (docs / folder).mkdir(parents=True, exist_ok=True)
-        fig.savefig(docs / folder / "block-gradients.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/block-gradients.png")
+for lang, fig in figures.bilingual("block-gradients.png", size=(5.2, 3.9), font_size=13):
+    xlabel, ylabel, names = LABELS[lang]
+    ax = fig.subplots()
+    for label, g, marker in zip(names, norms.values(), "osx"):
+        ax.semilogy(g, marker=marker, label=label)
+    ax.set_xticks(range(0, 16, 3))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 1.22), ncol=3,
+              frameon=False, fontsize=11)

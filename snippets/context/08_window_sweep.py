@@ -1,14 +1,10 @@
 import argparse
-import os
-from pathlib import Path
 
 import numpy as np
-from matplotlib import rc_context
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from minigpt.data import shakespeare_corpus
 from window_mlp import WindowMLP, evaluate, train, windows
+from minigpt_course import figures
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--windows", type=int, nargs="+", default=[1, 2, 4, 8, 16])
@@ -44,28 +40,19 @@ for k in WINDOWS:
 if (WINDOWS, SEEDS, STEPS) != (parser.get_default("windows"), parser.get_default("seeds"), 600):
     print("no figure: it shows the default run only")
     raise SystemExit
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
-    "assets/figures": ("窗口长度 k（字符，对数刻度）", "验证损失（nats）", "种子", "二元计数模型",
-                       ["Noto Sans CJK SC", "DejaVu Sans"]),
-    "en/assets/figures": ("window k (characters, log scale)", "validation loss (nats)", "seed", "count bigram",
-                          ["DejaVu Sans"]),
+LABELS = {
+    "zh": ("窗口长度 k（字符，对数刻度）", "验证损失（nats）", "种子", "二元计数模型"),
+    "en": ("window k (characters, log scale)", "validation loss (nats)", "seed", "count bigram"),
 }
-for folder, (xlabel, ylabel, seed, count, fonts) in LABELS.items():
-    with rc_context({"font.family": fonts, "font.size": 11}):
-        fig = Figure(figsize=(5.0, 3.6), dpi=150)
-        FigureCanvasAgg(fig)
-        ax = fig.subplots()
-        for i, s in enumerate(SEEDS):
-            ax.plot(WINDOWS, [val[k][i] for k in WINDOWS], marker="os^"[i], label=f"{seed} {s}")
-        ax.axhline(bigram, color="gray", linestyle="--", label=f"{count} {bigram:.3f}")
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(WINDOWS, [str(k) for k in WINDOWS])
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=9)
-        fig.tight_layout()
-        (docs / folder).mkdir(parents=True, exist_ok=True)
-        fig.savefig(docs / folder / "context-window-loss.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/context-window-loss.png")
+for lang, fig in figures.bilingual("context-window-loss.png", size=(5.0, 3.6), font_size=11):
+    xlabel, ylabel, seed, count = LABELS[lang]
+    ax = fig.subplots()
+    for i, s in enumerate(SEEDS):
+        ax.plot(WINDOWS, [val[k][i] for k in WINDOWS], marker="os^"[i], label=f"{seed} {s}")
+    ax.axhline(bigram, color="gray", linestyle="--", label=f"{count} {bigram:.3f}")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(WINDOWS, [str(k) for k in WINDOWS])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=9)

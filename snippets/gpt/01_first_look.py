@@ -1,18 +1,14 @@
 import argparse
-import os
 import tempfile
-from pathlib import Path
 
 import numpy as np
-from matplotlib import rc_context
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from minigpt.data import format_prompt, poem_corpus
 from minigpt_course.lessons import lesson_module
 from minigpt.presets import get_preset
 from minigpt.tensor import no_grad
 from minigpt.train import train
+from minigpt_course import figures
 
 window_mlp = lesson_module("context", "window_mlp")  # lesson 9's model
 
@@ -68,26 +64,19 @@ for name, sees, loss in rows:
 if (STEPS, WIDTH) != (300, 32):
     print("no figure: it shows the default run only")
     raise SystemExit
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
-    "assets/figures": (["均匀猜测 ln V", "二元计数", "窗口 MLP（4 字）", "GPT（至多 32 字）"],
-                       "验证损失（nats）", ["Noto Sans CJK SC", "DejaVu Sans"]),
-    "en/assets/figures": (["uniform, ln V", "count bigram", "window MLP (4)", "GPT (up to 32)"],
-                          "validation loss (nats)", ["DejaVu Sans"]),
+LABELS = {
+    "zh": (["均匀猜测 ln V", "二元计数", "窗口 MLP（4 字）", "GPT（至多 32 字）"],
+           "验证损失（nats）"),
+    "en": (["uniform, ln V", "count bigram", "window MLP (4)", "GPT (up to 32)"],
+           "validation loss (nats)"),
 }
-for folder, (names, xlabel, fonts) in LABELS.items():
-    with rc_context({"font.family": fonts, "font.size": 11}):
-        fig = Figure(figsize=(5.0, 2.8), dpi=150)
-        FigureCanvasAgg(fig)
-        ax = fig.subplots()
-        losses = [loss for _, _, loss in rows]
-        ax.barh(names[::-1], losses[::-1], color=["C0", "C2", "C1", "gray"])
-        for i, loss in enumerate(losses[::-1]):
-            ax.text(loss + 0.1, i, f"{loss:.2f}", va="center")
-        ax.set_xlim(0, max(losses) + 1.2)
-        ax.set_xlabel(xlabel)
-        ax.grid(axis="x", alpha=0.3)
-        fig.tight_layout()
-        (docs / folder).mkdir(parents=True, exist_ok=True)
-        fig.savefig(docs / folder / "gpt-compare.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/gpt-compare.png")
+for lang, fig in figures.bilingual("gpt-compare.png", size=(5.0, 2.8), font_size=11):
+    names, xlabel = LABELS[lang]
+    ax = fig.subplots()
+    losses = [loss for _, _, loss in rows]
+    ax.barh(names[::-1], losses[::-1], color=["C0", "C2", "C1", "gray"])
+    for i, loss in enumerate(losses[::-1]):
+        ax.text(loss + 0.1, i, f"{loss:.2f}", va="center")
+    ax.set_xlim(0, max(losses) + 1.2)
+    ax.set_xlabel(xlabel)
+    ax.grid(axis="x", alpha=0.3)

@@ -1,14 +1,9 @@
-import os
-from pathlib import Path
-
 import numpy as np
-from matplotlib import rc_context
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 from poems_cpu import bench_record
 
 from minigpt import poetry
 from minigpt.data import load_poems
+from minigpt_course import figures
 
 forms = bench_record()["forms"]  # form -> [(rhyme %, tone share) of free, --strict, real], 50 prompts each
 chance = poetry.baseline(load_poems())  # the controls: rhyme ends dealt at random, characters shuffled
@@ -19,30 +14,23 @@ for form, ((fr, ft), (sr, st), (rr, rt)) in forms.items():
     print(f"{form}  {fr:>11.0f}%{sr:>8.0f}%{rr:>5.0f}%{c.rhyme_chance:>8.0%}   "
           f"{ft:>11.2f}{st:>9.2f}{rt:>6.2f}{c.tone_chance:>8.2f}")
 
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
-    "assets/figures": (("押韵的诗", "平仄合格的位置"), ("自由采样", "--strict", "真诗"), "打乱后的随机水平",
-                       ["Noto Sans CJK SC", "DejaVu Sans"]),
-    "en/assets/figures": (("poems that rhyme", "tone share"), ("free", "--strict", "real poems"),
-                          "chance (shuffled)", ["DejaVu Sans", "Noto Sans CJK SC"]),
+LABELS = {
+    "zh": (("押韵的诗", "平仄合格的位置"), ("自由采样", "--strict", "真诗"), "打乱后的随机水平"),
+    "en": (("poems that rhyme", "tone share"), ("free", "--strict", "real poems"),
+           "chance (shuffled)"),
 }
 x = np.arange(len(forms))
-for folder, (titles, names, chance_name, fonts) in LABELS.items():
-    with rc_context({"font.family": fonts, "font.size": 10}):
-        fig = Figure(figsize=(5.6, 5.4), dpi=130)
-        FigureCanvasAgg(fig)
-        for k, ax in enumerate(fig.subplots(2, 1)):
-            for j, name in enumerate(names):
-                values = [cells[j][k] / (100 if k == 0 else 1) for cells in forms.values()]
-                ax.bar(x + (j - 1) * 0.26, values, 0.26, label=name, color=("#999999", "#2b6cb0", "#c05621")[j])
-            dots = [chance[f].rhyme_chance if k == 0 else chance[f].tone_chance for f in forms]
-            ax.hlines(dots, x - 0.42, x + 0.42, color="black", linestyle="--", zorder=3, label=chance_name)
-            ax.set_xticks(x, list(forms))
-            ax.set_ylim(0, 1.05)
-            ax.set_title(titles[k])
-            ax.grid(axis="y", alpha=0.3)
-        fig.legend(*ax.get_legend_handles_labels(), fontsize=8, ncol=4, loc="lower center")
-        fig.tight_layout(rect=(0, 0.05, 1, 1))
-        (docs / folder).mkdir(parents=True, exist_ok=True)
-        fig.savefig(docs / folder / "inspect-form.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/inspect-form.png")
+for lang, fig in figures.bilingual("inspect-form.png", size=(5.6, 5.4), dpi=130, font_size=10,
+                                 rect=(0, 0.05, 1, 1)):
+    titles, names, chance_name = LABELS[lang]
+    for k, ax in enumerate(fig.subplots(2, 1)):
+        for j, name in enumerate(names):
+            values = [cells[j][k] / (100 if k == 0 else 1) for cells in forms.values()]
+            ax.bar(x + (j - 1) * 0.26, values, 0.26, label=name, color=("#999999", "#2b6cb0", "#c05621")[j])
+        dots = [chance[f].rhyme_chance if k == 0 else chance[f].tone_chance for f in forms]
+        ax.hlines(dots, x - 0.42, x + 0.42, color="black", linestyle="--", zorder=3, label=chance_name)
+        ax.set_xticks(x, list(forms))
+        ax.set_ylim(0, 1.05)
+        ax.set_title(titles[k])
+        ax.grid(axis="y", alpha=0.3)
+    fig.legend(*ax.get_legend_handles_labels(), fontsize=8, ncol=4, loc="lower center")

@@ -1,25 +1,19 @@
-import os
 import tempfile
-from pathlib import Path
 
 import numpy as np
 import torch
-from matplotlib import rc_context
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from minigpt.presets import get_preset
 from minigpt.train import train
+from minigpt_course import figures
 
 clip = torch.nn.utils.clip_grad_norm_
 norms = []
-
 
 def recording_clip(params, max_norm):  # the real clip, its return value (the norm before) kept
     total = clip(params, max_norm)
     norms.append(float(total))
     return total
-
 
 torch.nn.utils.clip_grad_norm_ = recording_clip
 with tempfile.TemporaryDirectory() as out:
@@ -34,23 +28,16 @@ print(f"largest {norms.max():.2f} at step {norms.argmax() + 1}; median of the la
 clipped = np.flatnonzero(norms > config.grad_clip) + 1  # step numbers, from 1
 print(f"steps clipped (norm > {config.grad_clip}): {len(clipped)} of {len(norms)}, the last at step {clipped[-1]}")
 
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
-    "assets/figures": ("步数", "梯度范数（裁剪前）", "裁剪阈值", ["Noto Sans CJK SC", "DejaVu Sans"]),
-    "en/assets/figures": ("step", "gradient norm (before clipping)", "clip threshold", ["DejaVu Sans"]),
+LABELS = {
+    "zh": ("步数", "梯度范数（裁剪前）", "裁剪阈值"),
+    "en": ("step", "gradient norm (before clipping)", "clip threshold"),
 }
-for folder, (xlabel, ylabel, limit, fonts) in LABELS.items():
-    with rc_context({"font.family": fonts, "font.size": 12}):
-        fig = Figure(figsize=(4.4, 3.1), dpi=150)
-        FigureCanvasAgg(fig)
-        ax = fig.subplots()
-        ax.plot(np.arange(1, len(norms) + 1), norms, color="C0", linewidth=1)
-        ax.axhline(config.grad_clip, color="C3", linestyle="--", label=limit)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=10)
-        fig.tight_layout()
-        (docs / folder).mkdir(parents=True, exist_ok=True)
-        fig.savefig(docs / folder / "loop-grad-norms.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/loop-grad-norms.png")
+for lang, fig in figures.bilingual("loop-grad-norms.png", size=(4.4, 3.1), font_size=12):
+    xlabel, ylabel, limit = LABELS[lang]
+    ax = fig.subplots()
+    ax.plot(np.arange(1, len(norms) + 1), norms, color="C0", linewidth=1)
+    ax.axhline(config.grad_clip, color="C3", linestyle="--", label=limit)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=10)

@@ -1,11 +1,7 @@
-import os
 from pathlib import Path
 
-from matplotlib import rc_context
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-
 from minigpt.train import read_log
+from minigpt_course import figures
 
 here = Path(__file__).resolve().parent
 rows = read_log(here / "shakespeare-cpu-log.csv")  # log.csv of the documented run, copied as it was
@@ -25,28 +21,21 @@ print(f"ours with nanoGPT's 4 layers x 2000 steps: val {FOUR_LAYERS['val_loss']:
 print(f"ours at step {last['step']}: val {last['val_loss']:.4f}, {NANOGPT['val_loss'] - last['val_loss']:.3f} lower; "
       f"wall {OURS_WALL_S} s, {OURS_WALL_S / NANOGPT['wall_s']:.2f} of nanoGPT's")
 
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
-    "assets/figures": ("步数", "损失（nats/词元）", "训练（20 个固定批次）", "验证（20 个固定批次）",
-                       "nanoGPT 的验证损失（实测）", ["Noto Sans CJK SC", "DejaVu Sans"]),
-    "en/assets/figures": ("step", "loss (nats per token)", "train (20 fixed batches)",
-                          "validation (20 fixed batches)", "nanoGPT's validation loss (measured)", ["DejaVu Sans"]),
+LABELS = {
+    "zh": ("步数", "损失（nats/词元）", "训练（20 个固定批次）", "验证（20 个固定批次）",
+           "nanoGPT 的验证损失（实测）"),
+    "en": ("step", "loss (nats per token)", "train (20 fixed batches)",
+           "validation (20 fixed batches)", "nanoGPT's validation loss (measured)"),
 }
 steps = [r["step"] for r in rows]
-for folder, (xlabel, ylabel, tr, va, nano, fonts) in LABELS.items():
-    with rc_context({"font.family": fonts, "font.size": 12}):
-        fig = Figure(figsize=(4.4, 3.1), dpi=150)
-        FigureCanvasAgg(fig)
-        ax = fig.subplots()
-        ax.plot(steps, [r["train_loss"] for r in rows], marker="o", label=tr)
-        ax.plot(steps, [r["val_loss"] for r in rows], marker="s", label=va)
-        ax.axhline(NANOGPT["val_loss"], color="gray", linestyle="--", label=nano)
-        ax.set_ylim(1.2, 4.4)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=10)
-        fig.tight_layout()
-        (docs / folder).mkdir(parents=True, exist_ok=True)
-        fig.savefig(docs / folder / "loop-shakespeare.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/loop-shakespeare.png")
+for lang, fig in figures.bilingual("loop-shakespeare.png", size=(4.4, 3.1), font_size=12):
+    xlabel, ylabel, tr, va, nano = LABELS[lang]
+    ax = fig.subplots()
+    ax.plot(steps, [r["train_loss"] for r in rows], marker="o", label=tr)
+    ax.plot(steps, [r["val_loss"] for r in rows], marker="s", label=va)
+    ax.axhline(NANOGPT["val_loss"], color="gray", linestyle="--", label=nano)
+    ax.set_ylim(1.2, 4.4)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=10)

@@ -1,14 +1,9 @@
 import dataclasses
-import os
 import tempfile
-from pathlib import Path
-
-from matplotlib import rc_context
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from minigpt.presets import get_preset
 from minigpt.train import load_corpus, train
+from minigpt_course import figures
 
 full = load_corpus("shakespeare")
 small = dataclasses.replace(full, train=full.train[:1000])  # 1,000 training characters; val unchanged
@@ -24,27 +19,19 @@ best = min(rows, key=lambda r: r["val_loss"])
 print(f"lowest val loss {best['val_loss']:.3f} at step {best['step']}; "
       f"at the end: train {rows[-1]['train_loss']:.3f}, val {rows[-1]['val_loss']:.3f}")
 
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
-    "assets/figures": ("步数", "损失（nats/词元）", "训练（1,000 个字符）", "验证", "验证损失最低",
-                       ["Noto Sans CJK SC", "DejaVu Sans"]),
-    "en/assets/figures": ("step", "loss (nats per token)", "train (the 1,000 characters)", "validation",
-                          "lowest validation loss", ["DejaVu Sans"]),
+LABELS = {
+    "zh": ("步数", "损失（nats/词元）", "训练（1,000 个字符）", "验证", "验证损失最低"),
+    "en": ("step", "loss (nats per token)", "train (the 1,000 characters)", "validation",
+           "lowest validation loss"),
 }
 steps = [r["step"] for r in rows]
-for folder, (xlabel, ylabel, tr, va, low, fonts) in LABELS.items():
-    with rc_context({"font.family": fonts, "font.size": 12}):
-        fig = Figure(figsize=(4.4, 3.1), dpi=150)
-        FigureCanvasAgg(fig)
-        ax = fig.subplots()
-        ax.plot(steps, [r["train_loss"] for r in rows], marker="o", label=tr)
-        ax.plot(steps, [r["val_loss"] for r in rows], marker="s", label=va)
-        ax.axvline(best["step"], color="gray", linestyle=":", label=low)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=10)
-        fig.tight_layout()
-        (docs / folder).mkdir(parents=True, exist_ok=True)
-        fig.savefig(docs / folder / "loop-overfit.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/loop-overfit.png")
+for lang, fig in figures.bilingual("loop-overfit.png", size=(4.4, 3.1), font_size=12):
+    xlabel, ylabel, tr, va, low = LABELS[lang]
+    ax = fig.subplots()
+    ax.plot(steps, [r["train_loss"] for r in rows], marker="o", label=tr)
+    ax.plot(steps, [r["val_loss"] for r in rows], marker="s", label=va)
+    ax.axvline(best["step"], color="gray", linestyle=":", label=low)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=10)

@@ -1,14 +1,10 @@
-import os
 import tempfile
-from pathlib import Path
 
 import numpy as np
-from matplotlib import rc_context
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from minigpt.presets import get_preset
 from minigpt.train import load_corpus, train
+from minigpt_course import figures
 
 corpus = load_corpus("shakespeare")
 p = np.bincount(corpus.train, minlength=corpus.tokenizer.vocab_size) / len(corpus.train)
@@ -23,28 +19,19 @@ for lr in (1e-2, 1e-1, 3e-1):
     curves[lr] = rows
     print(f"lr {lr:.0e}: val loss " + " ".join(f"{r['val_loss']:.2f}" for r in rows))
 
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
-    "assets/figures": ("步数", "验证损失（nats/词元）", "学习率", "只看字频",
-                       ["Noto Sans CJK SC", "DejaVu Sans"]),
-    "en/assets/figures": ("step", "validation loss (nats per token)", "lr", "frequencies only",
-                          ["DejaVu Sans"]),
+LABELS = {
+    "zh": ("步数", "验证损失（nats/词元）", "学习率", "只看字频"),
+    "en": ("step", "validation loss (nats per token)", "lr", "frequencies only"),
 }
-for folder, (xlabel, ylabel, lr_label, uni, fonts) in LABELS.items():
-    with rc_context({"font.family": fonts, "font.size": 12}):
-        fig = Figure(figsize=(4.4, 3.1), dpi=150)
-        FigureCanvasAgg(fig)
-        ax = fig.subplots()
-        for i, (lr, rows) in enumerate(curves.items()):
-            ax.plot([r["step"] for r in rows], [r["val_loss"] for r in rows], marker="os^"[i],
-                    label=f"{lr_label} {lr:.0e}")
-        ax.axhline(unigram, color="gray", linestyle="--", label=f"{uni} {unigram:.2f}")
-        ax.set_ylim(2.5, 4.4)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=10)
-        fig.tight_layout()
-        (docs / folder).mkdir(parents=True, exist_ok=True)
-        fig.savefig(docs / folder / "loop-lr-high.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/loop-lr-high.png")
+for lang, fig in figures.bilingual("loop-lr-high.png", size=(4.4, 3.1), font_size=12):
+    xlabel, ylabel, lr_label, uni = LABELS[lang]
+    ax = fig.subplots()
+    for i, (lr, rows) in enumerate(curves.items()):
+        ax.plot([r["step"] for r in rows], [r["val_loss"] for r in rows], marker="os^"[i],
+                label=f"{lr_label} {lr:.0e}")
+    ax.axhline(unigram, color="gray", linestyle="--", label=f"{uni} {unigram:.2f}")
+    ax.set_ylim(2.5, 4.4)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=10)

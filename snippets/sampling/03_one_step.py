@@ -1,14 +1,9 @@
-import os
-from pathlib import Path
-
 import numpy as np
 import torch
-from matplotlib import rc_context
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 from poet import prompt
 
 from minigpt.tiny_poet import tiny_poet
+from minigpt_course import figures
 
 model, tok, _ = tiny_poet()
 x = prompt(tok, "五言绝句", "月,江")  # (1, T): the poem's first character comes next
@@ -26,26 +21,19 @@ for T in (0.5, 1.0, 1.5):
     print(f"T = {T}: " + " ".join(f"{tok.itos[t]} {p[t]:.3f}" for t in top)
           + f" | top 20 hold {probs[T][:20].sum():.2f}; 90% takes {need:,} tokens")
 
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
-    "assets/figures": ("按概率排序的名次", "概率（对数刻度）", "温度", "top-k 20", ["Noto Sans CJK SC", "DejaVu Sans"]),
-    "en/assets/figures": ("rank, most likely first", "probability (log scale)", "T", "top-k 20", ["DejaVu Sans"]),
+LABELS = {
+    "zh": ("按概率排序的名次", "概率（对数刻度）", "温度", "top-k 20"),
+    "en": ("rank, most likely first", "probability (log scale)", "T", "top-k 20"),
 }
 rank = np.arange(1, 201)
-for folder, (xlabel, ylabel, t_name, k_name, fonts) in LABELS.items():
-    with rc_context({"font.family": fonts, "font.size": 11}):
-        fig = Figure(figsize=(5.0, 3.0), dpi=150)
-        FigureCanvasAgg(fig)
-        ax = fig.subplots()
-        for T, p in probs.items():
-            ax.plot(rank, p[:200], label=f"{t_name} = {T}")
-        ax.axvline(20, color="gray", linestyle=":", label=k_name)
-        ax.set_yscale("log")
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=9)
-        fig.tight_layout()
-        (docs / folder).mkdir(parents=True, exist_ok=True)
-        fig.savefig(docs / folder / "sampling-temperature.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/sampling-temperature.png")
+for lang, fig in figures.bilingual("sampling-temperature.png", size=(5.0, 3.0), font_size=11):
+    xlabel, ylabel, t_name, k_name = LABELS[lang]
+    ax = fig.subplots()
+    for T, p in probs.items():
+        ax.plot(rank, p[:200], label=f"{t_name} = {T}")
+    ax.axvline(20, color="gray", linestyle=":", label=k_name)
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=9)

@@ -1,13 +1,8 @@
-import os
-from pathlib import Path
-
 import numpy as np
-from matplotlib import font_manager
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from one_head import attention
 from minigpt.tensor import Tensor
+from minigpt_course import figures
 
 line = "相见时难别亦难"  # T = 7
 T, d = len(line), 16
@@ -24,24 +19,15 @@ print("output:", y.shape, "= weights @ v:", np.allclose(y.data[0], w @ x.data[0]
 
 labels = {"zh": ("被看的字（键）", "发问的字（查询）", "注意力权重"),
           "en": ("character looked at (key)", "character asking (query)", "attention weight")}
-font = font_manager.FontProperties(family=["Noto Sans CJK SC", "Noto Sans CJK JP"])
-font_manager.findfont(font, fallback_to_default=False)  # fonts-noto-cjk
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
-    fig = Figure(figsize=(4.2, 3.6), dpi=150)
-    FigureCanvasAgg(fig)
+for lang, fig in figures.bilingual("self-attention-line.png", size=(4.2, 3.6)):
     ax = fig.subplots()
     im = ax.imshow(w, cmap="Blues", vmin=0, vmax=1)
     for i in range(T):
         for j in range(T):
             ax.text(j, i, f"{w[i, j]:.2f}", ha="center", va="center", fontsize=8.5,
                     color="white" if w[i, j] > 0.5 else "black")
-    ax.set_xticks(range(T), list(line), fontproperties=font, fontsize=13)
-    ax.set_yticks(range(T), list(line), fontproperties=font, fontsize=13)
-    ax.set_xlabel(labels[lang][0], fontproperties=font)
-    ax.set_ylabel(labels[lang][1], fontproperties=font)
-    fig.colorbar(im, ax=ax).set_label(labels[lang][2], fontproperties=font)
-    fig.tight_layout()
-    (docs / folder).mkdir(parents=True, exist_ok=True)
-    fig.savefig(docs / folder / "self-attention-line.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/self-attention-line.png")
+    ax.set_xticks(range(T), list(line), fontsize=13)
+    ax.set_yticks(range(T), list(line), fontsize=13)
+    ax.set_xlabel(labels[lang][0])
+    ax.set_ylabel(labels[lang][1])
+    fig.colorbar(im, ax=ax).set_label(labels[lang][2])

@@ -1,14 +1,9 @@
-import os
-from pathlib import Path
-
 import numpy as np
-from matplotlib import rc_context
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from minigpt.data import shakespeare_corpus
 from minigpt.presets import get_preset
 from minigpt.train import NumpyEngine, TorchEngine, lr_at
+from minigpt_course import figures
 
 STEPS = 40
 config = get_preset("tiny", max_steps=STEPS, dtype="float32", device="cpu", threads=1, seed=0)
@@ -28,25 +23,17 @@ for s in (0, 9, 19, 39):
     print(f"{s + 1:4d}  {a[s]:.3f}  {b[s]:.3f}")
 print(f"every step: max |numpy - torch| < 1e-3: {np.abs(a - b).max() < 1e-3}")
 
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-LABELS = {  # the page's language: Chinese at docs/assets, English at docs/en/assets
-    "assets/figures": ("训练步", "训练损失（nats）", "numpy 引擎", "PyTorch",
-                       ["Noto Sans CJK SC", "DejaVu Sans"]),
-    "en/assets/figures": ("step", "training loss (nats)", "numpy engine", "PyTorch", ["DejaVu Sans"]),
+LABELS = {
+    "zh": ("训练步", "训练损失（nats）", "numpy 引擎", "PyTorch"),
+    "en": ("step", "training loss (nats)", "numpy engine", "PyTorch"),
 }
-for folder, (xlabel, ylabel, ours, theirs, fonts) in LABELS.items():
-    with rc_context({"font.family": fonts, "font.size": 11}):
-        fig = Figure(figsize=(5.0, 3.4), dpi=150)
-        FigureCanvasAgg(fig)
-        ax = fig.subplots()
-        steps = np.arange(1, STEPS + 1)
-        ax.plot(steps, a, color="tab:blue", linewidth=4, alpha=0.5, label=ours)
-        ax.plot(steps, b, color="tab:orange", linewidth=1.2, marker=".", label=theirs)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        ax.grid(alpha=0.3)
-        ax.legend()
-        fig.tight_layout()
-        (docs / folder).mkdir(parents=True, exist_ok=True)
-        fig.savefig(docs / folder / "torch-twin-losses.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/torch-twin-losses.png")
+for lang, fig in figures.bilingual("torch-twin-losses.png", size=(5.0, 3.4), font_size=11):
+    xlabel, ylabel, ours, theirs = LABELS[lang]
+    ax = fig.subplots()
+    steps = np.arange(1, STEPS + 1)
+    ax.plot(steps, a, color="tab:blue", linewidth=4, alpha=0.5, label=ours)
+    ax.plot(steps, b, color="tab:orange", linewidth=1.2, marker=".", label=theirs)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend()

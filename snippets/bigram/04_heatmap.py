@@ -1,15 +1,9 @@
-import os
-from pathlib import Path
-
-import matplotlib
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from bigram import CountBigram
 from minigpt.data import poem_corpus, shakespeare_corpus
+from minigpt_course import figures
 
-matplotlib.rcParams["font.family"] = ["DejaVu Sans", "Noto Sans CJK SC"]  # then CJK
 TITLES = {
     "zh": ("莎士比亚：小写字母这一角", "唐诗：最常见的 16 个字",
            "下一个字符 b", "当前字符 a"),
@@ -34,11 +28,9 @@ for corpus in (shakespeare_corpus(), poem_corpus()):
     labels = [tok.decode([i]) for i in rows], [tok.decode([i]) for i in cols]
     corners.append((P, *labels))
 
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
+FONTS = {lang: ["DejaVu Sans", "Noto Sans CJK SC"] for lang in TITLES}  # Latin first: the ticks are letters
+for lang, fig in figures.bilingual("bigram-counts.png", size=(6, 10.5), fonts=FONTS):
     *titles, xlabel, ylabel = TITLES[lang]
-    fig = Figure(figsize=(6, 10.5), dpi=150)
-    FigureCanvasAgg(fig)
     for ax, (P, rows, cols), title in zip(fig.subplots(2, 1), corners, titles):
         im = ax.imshow(P, cmap="Blues", vmin=0, vmax=1, aspect="auto")
         xticks = ["␣" if c == " " else c for c in cols]
@@ -48,7 +40,3 @@ for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         fig.colorbar(im, ax=ax, label="P(b | a)", shrink=0.8)
-    fig.tight_layout()
-    (docs / folder).mkdir(parents=True, exist_ok=True)
-    fig.savefig(docs / folder / "bigram-counts.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/bigram-counts.png")

@@ -1,13 +1,8 @@
-import os
-from pathlib import Path
-
-import matplotlib
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from bigram import CountBigram, LearnedBigram, fit
 from minigpt.data import shakespeare_corpus
+from minigpt_course import figures
 
 corpus = shakespeare_corpus()
 V = corpus.tokenizer.vocab_size
@@ -22,7 +17,6 @@ for step, loss in curve:
         print(f"step {step:3d}  learned table, train: {loss:.4f}   "
               f"- count table = {loss - counted:.4f}")
 
-matplotlib.rcParams["font.family"] = ["DejaVu Sans", "Noto Sans CJK SC"]  # then CJK
 LABELS = {
     "zh": ("步数", "训练集上的损失（nats）", "学出来的表 − 数出来的表",
            "学出来的表", "数出来的表"),
@@ -30,11 +24,9 @@ LABELS = {
            "learned table", "count table"),
 }
 steps, losses = np.array(curve).T  # (31,), (31,)
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
+FONTS = {lang: ["DejaVu Sans", "Noto Sans CJK SC"] for lang in LABELS}  # Latin first, then CJK
+for lang, fig in figures.bilingual("bigram-learned.png", size=(6.4, 5.2), fonts=FONTS):
     xlabel, ylabel, gap, learned, count = LABELS[lang]
-    fig = Figure(figsize=(6.4, 5.2), dpi=150)
-    FigureCanvasAgg(fig)
     top, bottom = fig.subplots(2, 1, sharex=True)
     top.plot(steps, losses, label=learned)
     top.axhline(counted, color="gray", linestyle="--", label=f"{count} {counted:.4f}")
@@ -45,7 +37,3 @@ for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     top.legend()
     for ax in (top, bottom):
         ax.grid(alpha=0.3)
-    fig.tight_layout()
-    (docs / folder).mkdir(parents=True, exist_ok=True)
-    fig.savefig(docs / folder / "bigram-learned.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/bigram-learned.png")

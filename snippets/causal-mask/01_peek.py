@@ -1,17 +1,13 @@
 import contextlib
-import os
-from pathlib import Path
 
 import numpy as np
-from matplotlib import font_manager
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 import minigpt.gpt as gpt
 from minigpt.config import GPTConfig
 from minigpt.data import load_poems
 from minigpt.optim import AdamW
 from minigpt.tokenizer import CharTokenizer
+from minigpt_course import figures
 
 poets = ("李白", "王维", "孟浩然")
 poems = [p.text for p in load_poems() if p.form == "五言绝句" and p.author in poets][:80]
@@ -70,26 +66,15 @@ print("without the mask:", samples[False])
 labels = {"zh": ("训练步数", "训练损失（交叉熵）", "带掩码", "不带掩码：看得见后文", "ln V：均匀地猜"),
           "en": ("training step", "training loss (cross-entropy)", "with the mask",
                  "without the mask: sees the future", "ln V: a uniform guess")}
-font = font_manager.FontProperties(family=["Noto Sans CJK SC", "Noto Sans CJK JP"], size=11)
-font_manager.findfont(font, fallback_to_default=False)  # fonts-noto-cjk
-small = font.copy()
-small.set_size(9.5)
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
+for lang, fig in figures.bilingual("causal-mask-loss.png", size=(4.8, 3.4), font_size=11):
     xlabel, ylabel, with_mask, without, uniform = labels[lang]
-    fig = Figure(figsize=(4.8, 3.4), dpi=150)
-    FigureCanvasAgg(fig)
     ax = fig.subplots()
     ax.plot(curves[True], label=with_mask)  # seed 0, one loss per step
     ax.plot(curves[False], label=without)
     ax.axhline(np.log(V), color="gray", linestyle="--", label=uniform)
-    ax.set_xlabel(xlabel, fontproperties=font)
-    ax.set_ylabel(ylabel, fontproperties=font)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     ax.set_ylim(0, 7.5)
     ax.grid(alpha=0.3)
     ax.tick_params(labelsize=10)
-    ax.legend(prop=small, loc="center right")
-    fig.tight_layout()
-    (docs / folder).mkdir(parents=True, exist_ok=True)
-    fig.savefig(docs / folder / "causal-mask-loss.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/causal-mask-loss.png")
+    ax.legend(fontsize=9.5, loc="center right")

@@ -1,10 +1,7 @@
-import os
-from pathlib import Path
-
 import matplotlib
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+
+from minigpt_course import figures
 
 rng = np.random.default_rng(0)
 x = rng.uniform(-3, 3, (64, 1))  # (64, 1) inputs
@@ -53,34 +50,25 @@ WORDS = {  # the figure's labels, in the page's language
     "en": ["step {}", "no tanh, step 2000", "loss (mean over 64 points)", "step",
            "with tanh", "without tanh", "best straight line"],
 }
-FONTS = {"font.family": ["Noto Sans CJK SC", "DejaVu Sans"], "font.size": 11}
+FONTS = {lang: ["Noto Sans CJK SC", "DejaVu Sans"] for lang in WORDS}
 colors = matplotlib.colormaps["viridis"]
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
+for lang, fig in figures.bilingual("first-network-fit.png", size=(5.0, 6.4), font_size=11, fonts=FONTS):
     step_w, no_tanh, loss_w, steps_w, with_w, without_w, line_w = WORDS[lang]
-    with matplotlib.rc_context(FONTS):
-        fig = Figure(figsize=(5.0, 6.4), dpi=150)
-        FigureCanvasAgg(fig)
-        top, bottom = fig.subplots(2, 1)
-        top.scatter(x[:, 0], y[:, 0], s=12, color="gray")
-        for k, s in enumerate((0, 20, 100, 2000)):
-            top.plot(grid[:, 0], runs["tanh"][1][s], color=colors(0.85 * k / 3),
-                     label=step_w.format(s))
-        top.plot(grid[:, 0], runs["none"][1][2000], "k--", label=no_tanh)
-        top.set_xlabel("x")
-        top.set_ylabel("y")
-        top.set_ylim(-1.3, 2.0)  # room for the legend above the data
-        bottom.semilogy(runs["tanh"][0], label=with_w)
-        bottom.semilogy(runs["none"][0], label=without_w)
-        bottom.axhline(best, color="gray", linestyle=":", label=line_w)
-        bottom.set_xlabel(steps_w)
-        bottom.set_ylabel(loss_w)
-        top.legend(fontsize=9, ncol=2, loc="upper center")
-        bottom.legend(fontsize=9)
-        for ax in (top, bottom):
-            ax.grid(alpha=0.3)
-        fig.tight_layout()
-        (docs / folder).mkdir(parents=True, exist_ok=True)
-        out = docs / folder / "first-network-fit.png"
-        fig.savefig(out, metadata={"Software": None})  # same bytes every run
-    print(f"saved docs/{folder}/first-network-fit.png")
+    top, bottom = fig.subplots(2, 1)
+    top.scatter(x[:, 0], y[:, 0], s=12, color="gray")
+    for k, s in enumerate((0, 20, 100, 2000)):
+        top.plot(grid[:, 0], runs["tanh"][1][s], color=colors(0.85 * k / 3),
+                 label=step_w.format(s))
+    top.plot(grid[:, 0], runs["none"][1][2000], "k--", label=no_tanh)
+    top.set_xlabel("x")
+    top.set_ylabel("y")
+    top.set_ylim(-1.3, 2.0)  # room for the legend above the data
+    bottom.semilogy(runs["tanh"][0], label=with_w)
+    bottom.semilogy(runs["none"][0], label=without_w)
+    bottom.axhline(best, color="gray", linestyle=":", label=line_w)
+    bottom.set_xlabel(steps_w)
+    bottom.set_ylabel(loss_w)
+    top.legend(fontsize=9, ncol=2, loc="upper center")
+    bottom.legend(fontsize=9)
+    for ax in (top, bottom):
+        ax.grid(alpha=0.3)

@@ -1,13 +1,9 @@
-import os
 from collections import Counter
-from pathlib import Path
 
-import matplotlib
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from minigpt.data import load_poems, load_shakespeare, poem_corpus
+from minigpt_course import figures
 
 poems = [p for p in load_poems() if p.form is not None]
 counts = {"poems": Counter(c for p in poems for c in p.text if c not in "，。？！；"),
@@ -28,11 +24,8 @@ print(f"poems: {len(unseen)} characters of the validation poems never occur in t
 
 labels = {"zh": ("按出现次数排名", "出现次数", "唐诗（四种体裁，不计标点）", "莎士比亚"),
           "en": ("rank by count", "occurrences", "Tang poems (four forms, no punctuation)", "Shakespeare")}
-docs = Path(os.environ.get("MINIGPT_DOCS", Path(__file__).resolve().parents[2] / "docs"))
-matplotlib.rcParams.update({"font.family": ["Noto Sans CJK SC", "DejaVu Sans"], "font.size": 11})
-for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
-    fig = Figure(figsize=(5.0, 3.8), dpi=150)
-    FigureCanvasAgg(fig)
+FONTS = {lang: ["Noto Sans CJK SC", "DejaVu Sans"] for lang in labels}  # the top characters are Chinese
+for lang, fig in figures.bilingual("text-to-tokens-ranks.png", size=(5.0, 3.8), font_size=11, fonts=FONTS):
     ax = fig.subplots()
     for (name, count), label in zip(counts.items(), labels[lang][2:]):
         n = np.sort(np.array(list(count.values())))[::-1]
@@ -44,7 +37,3 @@ for lang, folder in (("zh", "assets/figures"), ("en", "en/assets/figures")):
     ax.set_ylabel(labels[lang][1])
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=9, loc="upper right")
-    fig.tight_layout()
-    (docs / folder).mkdir(parents=True, exist_ok=True)
-    fig.savefig(docs / folder / "text-to-tokens-ranks.png", metadata={"Software": None})
-    print(f"saved docs/{folder}/text-to-tokens-ranks.png")

@@ -33,7 +33,7 @@ PRESETS: dict[str, TrainConfig] = {
         batch_size=12, max_steps=2600, lr=5e-3, min_lr=5e-4, warmup_steps=100, weight_decay=0.1,
         beta2=0.99, grad_clip=1.0, eval_interval=250, eval_iters=20, out_dir="runs/shakespeare-cpu",
     ),
-    "poems-cpu": POEMS_CPU,  # defined above PRESETS, as a section lesson 16 shows
+    "poems-cpu": POEMS_CPU,  # defined above PRESETS, a section the appendix "Benchmarks and readings" shows
     # nanoGPT's GPU recipe for shakespeare_char on the poems: 64 s on one H200, validation loss 3.554, about
     # 8 hours on two CPU cores (benchmarks/records/2026-12-04-poems-large/README.md).
     "poems-large": TrainConfig(

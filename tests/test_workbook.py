@@ -62,10 +62,14 @@ def fill(wb: Path) -> Path:
                  + "\n\n" + function(ROOT / "snippets/context/12_answer_concat.py", "concat_window"),
         "gpt.py": library_file("gpt.py") + "\n\n" + section(ROOT / "snippets/self-attention/one_head.py", "attention")
                   + "\n\n" + function(ROOT / "snippets/torch-twin/12_answer_move_weights.py", "my_move_weights",
-                                       "move_weights").replace("):\n", "):\n    import torch\n\n", 1),
-        "train.py": "import math\n\nfrom minigpt.config import TrainConfig\n\n\n" + section(SRC / "train.py", "lr_at")
+                                       "move_weights").replace("):\n", "):\n    import torch\n\n", 1)
+                  + "\n\n" + function(ROOT / "snippets/fast/11_answer_attention.py", "my_attention",
+                                       "manual_attention").replace("):\n", "):\n    import torch\n\n", 1),
+        "train.py": "import math\n\nimport numpy as np\n\nfrom minigpt.config import TrainConfig\n\n\n"
+                    + section(SRC / "train.py", "lr_at")
                     + "\n\n" + function(ROOT / "snippets/scale-out/09_answer_average_gradients.py",
-                                         "my_average_gradients", "average_gradients"),
+                                         "my_average_gradients", "average_gradients")
+                    + "\n\n" + function(ROOT / "snippets/inspect/13_answer_perplexity.py", "my_perplexity", "perplexity"),
         "sampling.py": "import numpy as np\n\n\n" + function(ROOT / "snippets/sampling/14_answer_top_p.py", "my_top_p",
                                                                "top_p"),
     }
@@ -178,6 +182,10 @@ MISTAKES = [
     ("kv-cache", "gpt.py", "k_buf[:, :, start:end], v_buf[:, :, start:end] = k.data, v.data",
      "k_buf[:, :, :end - start], v_buf[:, :, :end - start] = k.data, v.data", "earlier calls' tokens must still be"),
     ("sampling", "sampling.py", "before < top_p", "np.cumsum(ranked, axis=-1) <= top_p", "expected"),
+    ("fast", "gpt.py", 'scores.masked_fill(~causal, float("-inf")).softmax(dim=-1)',
+     "scores.masked_fill(~causal, 0.0).softmax(dim=-1)", "set to 0, not -inf"),
+    ("inspect", "train.py", "float(np.exp(nll.mean()))", "float(np.exp(nll.mean(axis=1)).mean())",
+     "the mean of each window's perplexity"),
 ]
 
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-from minigpt_course.checks.inspection import check_perplexity
+from minigpt_course.checks.inspect import check_perplexity
 
 
 def my_perplexity(logits, targets):

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import functools
 import importlib
-import inspect
 import pkgutil
 import re
 import string
 import traceback
 from dataclasses import dataclass, field
+from inspect import getsourcefile  # not "import inspect": the submodule .inspect (train/inspect) takes that name
 from pathlib import Path
 from typing import Callable
 
@@ -241,7 +241,7 @@ def raised(name, expected: Message, error: BaseException, prefer: str | None = N
 
 def source_file(obj) -> str | None:
     try:
-        return inspect.getsourcefile(obj)
+        return getsourcefile(obj)
     except TypeError:
         return None
 

@@ -79,6 +79,8 @@ def check_lr_at(fn) -> Result:
     return passed(name, say("passed", n=checked))
 
 
-LESSON = Lesson("loop", starts={"train.py": ("lr_at: the learning rate of each step", "lr_at：每一步的学习率")},
+LESSON = Lesson("loop", starts={"train.py": (
+    "lr_at: the learning rate of each step (loop), average_gradients (scale-out), perplexity (inspect)",
+    "lr_at：每一步的学习率（loop）、average_gradients（scale-out）、perplexity（inspect）")},
                 introduces=(("train.py", "lr_at"),),
                 checks=(Check("lr_at", "schedule", lambda wb: check_lr_at(wb.get("train.py", "lr_at"))),))

@@ -95,9 +95,9 @@ def check_attention(fn, Tensor=LibraryTensor) -> Result:
 
 
 LESSON = Lesson("self-attention", starts={"gpt.py": (
-    "attention, causal_mask, split_heads, MultiHeadAttention, Block, GPT, move_weights, cached_keys_values "
-    "(self-attention to kv-cache; GPTConfig may come from minigpt.config)",
-    "attention、causal_mask、split_heads、MultiHeadAttention、Block、GPT、move_weights、cached_keys_values"
-    "（self-attention 到 kv-cache；GPTConfig 可以从 minigpt.config 导入）")},
+    "attention, causal_mask, split_heads, MultiHeadAttention, Block, GPT, move_weights, cached_keys_values, "
+    "manual_attention (self-attention to fast; GPTConfig may come from minigpt.config)",
+    "attention、causal_mask、split_heads、MultiHeadAttention、Block、GPT、move_weights、cached_keys_values、"
+    "manual_attention（self-attention 到 fast；GPTConfig 可以从 minigpt.config 导入）")},
     introduces=(("gpt.py", "attention"),),
     checks=(Check("attention", "structure", lambda wb: check_attention(wb.get("gpt.py", "attention"), wb.tensor())),))

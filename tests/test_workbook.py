@@ -72,6 +72,7 @@ def fill(wb: Path) -> Path:
                     + "\n\n" + function(ROOT / "snippets/inspect/13_answer_perplexity.py", "my_perplexity", "perplexity"),
         "sampling.py": "import numpy as np\n\n\n" + function(ROOT / "snippets/sampling/14_answer_top_p.py", "my_top_p",
                                                                "top_p"),
+        "bpe.py": function(ROOT / "snippets/bpe/11_answer_merge.py", "my_merge", "merge"),
     }
     for name, text in files.items():
         (wb / name).write_text(text, encoding="utf-8")
@@ -182,6 +183,7 @@ MISTAKES = [
     ("kv-cache", "gpt.py", "k_buf[:, :, start:end], v_buf[:, :, start:end] = k.data, v.data",
      "k_buf[:, :, :end - start], v_buf[:, :, :end - start] = k.data, v.data", "earlier calls' tokens must still be"),
     ("sampling", "sampling.py", "before < top_p", "np.cumsum(ranked, axis=-1) <= top_p", "expected"),
+    ("bpe", "bpe.py", "i += 2  # both ids of the pair are used", "i += 1", "step past both ids (i += 2)"),
     ("fast", "gpt.py", 'scores.masked_fill(~causal, float("-inf")).softmax(dim=-1)',
      "scores.masked_fill(~causal, 0.0).softmax(dim=-1)", "set to 0, not -inf"),
     ("inspect", "train.py", "float(np.exp(nll.mean()))", "float(np.exp(nll.mean(axis=1)).mean())",

@@ -87,3 +87,27 @@ def test_folds_and_code_are_not_core_path():
     text, scripts = core_path(page)
     assert text.split() == ["Words", "on", "the", "path.", "Back", "on", "the", "path."]
     assert scripts == ["01_a"]
+
+
+# The reading time a lesson states near its top is computed, not guessed: its core path's English words at
+# 200 a minute, plus a minute for each script the path runs (reading the code and its output), rounded to
+# the nearest 5 minutes. Both languages state the same number.
+WORDS_PER_MINUTE = 200
+STATED = {"en": re.compile(r"(?:Reading time: about|About) (\d+) minutes"),
+          "zh": re.compile(r"(?:阅读时间[：]?约|阅读时间大约|读完大约要?) ?(\d+) 分钟")}
+
+
+def reading_minutes(lesson: lessons.Lesson) -> int:
+    got = measure(lesson)
+    return 5 * round((got["en words"] / WORDS_PER_MINUTE + got["scripts"]) / 5)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_the_stated_reading_time_is_the_computed_one(lesson):
+    want = reading_minutes(lesson)
+    for lang, stated in STATED.items():
+        head = "\n".join((ROOT / "docs" / lang / lesson.page).read_text(encoding="utf-8").splitlines()[:20])
+        m = stated.search(head)
+        assert m, f"docs/{lang}/{lesson.page} states no reading time near its top"
+        assert int(m.group(1)) == want, (f"docs/{lang}/{lesson.page} states {m.group(1)} minutes; its core path "
+                                         f"reads in about {want} (words / {WORDS_PER_MINUTE} + one per script)")

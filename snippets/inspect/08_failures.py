@@ -43,7 +43,7 @@ for i, (form, keywords, ids) in enumerate(prompts):  # sample i: seed i, tempera
 print("\n".join(first[k] for k in ORDER if k in first))  # the first poem with each problem
 print("tiny model, 20 free poems: " + ", ".join(f"{k} {found[k]}" for k in ORDER if k in found))
 
-reading = root / "benchmarks" / "readings" / "2026-12-04-after"  # poems-cpu, --strict, scored blind
+reading = root / "benchmarks" / "readings" / "2026-12-06"  # poems-cpu, --strict, scored blind
 items = json.loads((reading / "key.json").read_text(encoding="utf-8"))["items"]
 with open(reading / "scores.csv", encoding="utf-8") as f:
     scores = {int(row["number"]): row for row in csv.DictReader(f)}  # poem number (1-based) -> its scores

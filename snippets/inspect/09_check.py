@@ -19,9 +19,9 @@ untrained = GPT(get_preset("poems-cpu").gpt_config(tok.vocab_size), seed=0).eval
 att = attention_weights(untrained, ids[:-1])  # (L, H, T, T), as minigpt attention exports them
 trained, control = head_shares(poem["tokens"], poem["att"]), head_shares(poem["tokens"], att)
 print(f"《{poem['title']}》, poems-cpu against an untrained model of its shape (seed 0):")
-for (l, h), k, what in (((2, 2), 2, "where the line starts"), ((3, 2), 3, "the form"),
-                        ((3, 3), 1, "two characters before"), ((2, 1), 0, "the character just before")):
-    print(f"  layer {l + 1} head {h + 1}, weight on {what:<26}{np.mean(trained[l, h][k]):.2f} against "
+for (l, h), k, what in (((2, 0), 5, "largest weight in a row"), ((3, 3), 1, "weight on two characters before"),
+                        ((3, 1), 4, "weight on the earlier line ends"), ((0, 0), 3, "weight on the form")):
+    print(f"  layer {l + 1} head {h + 1}, {what:<32}{np.mean(trained[l, h][k]):.2f} against "
           f"{np.mean(control[l, h][k]):.2f}")
 tiny, _, _ = tiny_poet()
 first = type(corpus)(**{**vars(corpus), "val": corpus.val[:20_000]})  # the validation split's first 20,000 tokens

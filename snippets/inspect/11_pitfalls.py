@@ -24,8 +24,8 @@ print(f"poems-cpu after {steps} steps: validation loss {during:.4f} on 20 batche
       f"{bench_record()['val_loss']} on the whole split")
 _, poems = load_maps()
 tokens, att = poems[3]["tokens"], poems[3]["att"]
-diagonal = np.mean(head_shares(tokens, att)[2, 1][0])  # row t's weight on position t
-print(f"row t read as writing tokens[t]: layer 3 head 2 looks at the character it writes: {diagonal:.2f}")
+diagonal = np.mean(head_shares(tokens, att)[1, 2][0])  # row t's weight on position t
+print(f"row t read as writing tokens[t]: layer 2 head 3 looks at the character it writes: {diagonal:.2f}")
 try:
     export(model, tok, {"train_config": {"corpus": "shakespeare"}}, None)
 except ValueError as e:

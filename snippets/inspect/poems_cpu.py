@@ -1,5 +1,5 @@
-"""What this lesson has of the course's trained poems-cpu model (4 layers x 4 heads, 128 wide, 3000 steps,
-documented in benchmarks/records/2026-12-04-poems-cpu/): its attention weights, exported by ``make figures``
+"""What this lesson has of the course's trained poems-cpu model (4 layers x 4 heads, 128 wide, 2500 steps of the
+preset, documented in benchmarks/records/2026-12-06-poems-cpu/): its attention weights, exported by ``make figures``
 (``minigpt attention``) for the attention explorer, and the records of its training and benchmark runs."""
 
 import csv
@@ -11,7 +11,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPLORER = ROOT / "docs" / "assets" / "explorer" / "attention.json"
-RECORD = ROOT / "benchmarks" / "records" / "2026-12-04-poems-cpu"
+RECORD = ROOT / "benchmarks" / "records" / "2026-12-06-poems-cpu"
 MARKS = {"<sep>", "，", "。", "？", "！", "；"}  # what ends the prompt's parts and the poem's lines
 
 

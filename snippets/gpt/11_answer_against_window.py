@@ -1,8 +1,6 @@
 """Does a GPT pass the window model? Score a GPT that `minigpt train` made (PyTorch, Part 4) and lesson 9's
-window MLP, trained on as many targets, on this lesson's 8,192 validation targets.
-
-    python snippets/gpt/11_answer_against_window.py                            # a tiny run, seconds
-    python snippets/gpt/11_answer_against_window.py --checkpoint runs/poems-cpu   # after minigpt train --preset poems-cpu
+window MLP, trained on as many targets, on this lesson's 8,192 validation targets. With no argument it trains
+a tiny GPT first (seconds); --checkpoint runs/poems-cpu scores the model `minigpt train --preset poems-cpu` made.
 """
 
 import argparse

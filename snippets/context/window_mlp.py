@@ -71,8 +71,9 @@ def train(model: WindowMLP, corpus, steps: int, batch_size: int = 64, lr: float 
 # --8<-- [end:train]
 
 
-def evaluate(model: WindowMLP, x: np.ndarray, y: np.ndarray, chunk: int = 8192) -> float:
-    """Mean cross-entropy (nats) over all rows of x (N, k), y (N,), without building a graph."""
+def evaluate(model: WindowMLP, x: np.ndarray, y: np.ndarray, chunk: int = 1024) -> float:
+    """Mean cross-entropy (nats) over all rows of x (N, k), y (N,), without building a graph, ``chunk`` rows at a
+    time: a (1024, V) block of logits is 16 times faster here than one of (8192, V), which no cache holds."""
     total = 0.0
     with no_grad():
         for i in range(0, len(y), chunk):

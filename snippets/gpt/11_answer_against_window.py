@@ -29,8 +29,8 @@ starts = FIRST - 1 + 32 * np.arange(N)
 X, Y = val[starts[:, None] + np.arange(32)], val[starts[:, None] + np.arange(1, 33)]  # (N, 32) each
 
 with tempfile.TemporaryDirectory() as out:
-    if args.checkpoint is None:  # the tiny preset on poems, 100 steps: the seconds-long twin of the real run
-        config = get_preset("tiny", corpus="poems", max_steps=100, eval_interval=100, eval_iters=2,
+    if args.checkpoint is None:  # the tiny preset on poems, 30 steps: the seconds-long twin of the real run
+        config = get_preset("tiny", corpus="poems", max_steps=30, eval_interval=30, eval_iters=2,
                             dtype="float64", threads=1, out_dir=out)
         train(config, corpus=corpus, progress=False, plot=False)
     model, tok, ckpt = load_model(args.checkpoint or out)

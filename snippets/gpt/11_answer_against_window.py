@@ -28,13 +28,13 @@ N, FIRST = 256, 17  # the same 256 chunks of 32 targets as 01_first_look.py
 starts = FIRST - 1 + 32 * np.arange(N)
 X, Y = val[starts[:, None] + np.arange(32)], val[starts[:, None] + np.arange(1, 33)]  # (N, 32) each
 
+tiny = args.checkpoint is None
 with tempfile.TemporaryDirectory() as out:
-    if args.checkpoint is None:  # the tiny preset on poems, 30 steps: the seconds-long twin of the real run
+    if tiny:  # the tiny preset on poems, 30 steps: the seconds-long twin of the real run
         config = get_preset("tiny", corpus="poems", max_steps=30, eval_interval=30, eval_iters=2,
                             dtype="float64", threads=1, out_dir=out)
         train(config, corpus=corpus, progress=False, plot=False)
-    model, tok, ckpt = load_model(args.checkpoint or out)
-    args.checkpoint = args.checkpoint or "tiny"
+    model, tok, ckpt = load_model(out if tiny else args.checkpoint)
 if tok.vocab_size != V:
     raise SystemExit(f"{args.checkpoint} was not trained on the poems (vocabulary {tok.vocab_size}, not {V})")
 tc = ckpt["train_config"]
@@ -53,7 +53,7 @@ window_loss = window_mlp.evaluate(window, wx[: N * 32], wy[: N * 32])
 
 c = ckpt["model_config"]
 print(f"GPT: {c['n_layer']} layers x {c['n_embd']} wide, {steps:,} steps x {per_step:,} targets")
-took = f" ({seconds:.0f} s)" if args.checkpoint != "tiny" else ""  # a timing varies: the tiny run prints none
+took = "" if tiny else f" ({seconds:.0f} s)"  # a timing varies: the tiny run prints none
 print(f"window MLP: 4 tokens, the same {steps:,} steps x {per_step:,} targets{took}")
 print(f"validation loss on the same {N * 32:,} targets")
 print(f"  window MLP   4 previous tokens          {window_loss:6.3f}")

@@ -43,6 +43,12 @@ def docs_dir() -> Path:
     return Path(tempfile.gettempdir()) / "minigpt-figures"
 
 
+def _shown(docs: Path) -> str:
+    """The folder a ``saved`` line names: ``docs`` for the pages' figures (the line a page shows), else the
+    temporary folder a reader's copy of a script draws into."""
+    return "docs" if docs.name == "docs" or "MINIGPT_DOCS" in os.environ else str(docs)
+
+
 def bilingual(name: str, size: tuple[float, float], *, dpi: int = 150, font_size: float | None = None,
               fonts: dict[str, list[str]] | None = None, rect: tuple | None = None,
               quiet: bool = False) -> Iterator[tuple[str, Figure]]:
@@ -52,7 +58,7 @@ def bilingual(name: str, size: tuple[float, float], *, dpi: int = 150, font_size
     cjk = font_manager.FontProperties(family=["Noto Sans CJK SC"])
     font_manager.findfont(cjk, fallback_to_default=False)  # raises without fonts-noto-cjk
     docs = docs_dir()
-    shown = "docs" if docs.name == "docs" or "MINIGPT_DOCS" in os.environ else str(docs)  # the line a page shows
+    shown = _shown(docs)
     for lang, folder in FOLDERS.items():
         rc = {"font.family": fonts[lang]} | ({"font.size": font_size} if font_size else {})
         with rc_context(rc):
@@ -78,8 +84,7 @@ def steps(name: str, count: int, size: tuple[float, float], **kwargs) -> Iterato
     for step in range(1, count + 1):
         for lang, fig in bilingual(f"{name}-{step}.png", size, quiet=True, **kwargs):
             yield step, lang, fig
-    docs = docs_dir()
-    shown = "docs" if docs.name == "docs" or "MINIGPT_DOCS" in os.environ else str(docs)
+    shown = _shown(docs_dir())
     for folder in FOLDERS.values():
         print(f"saved {shown}/{folder}/{name}-{{1..{count}}}.png")
 

@@ -9,7 +9,8 @@ A script block runs as ``python snippets/<lesson>/NN_what.py`` from the reposito
 of its own (a fork of a warm interpreter that has imported numpy and torch: tools/fork_server.py); a shell
 block runs under ``bash -euo pipefail``. Each distinct command runs once per session, in
 parallel (MINIGPT_PAGE_JOBS processes, default: one per CPU), and every page that shows it (both
-languages) is compared with that one output. A script that times itself (``course_pages.times_itself``)
+languages) is compared with that one output; a check report in it is read in the page's language
+(``course_pages.seen_by``). A script that times itself (``course_pages.times_itself``)
 is not started ahead: it runs when its block is checked, after the unit tests, with no other command
 running (``course_pages.RunLock``), so that its timings measure it and not its neighbours. A shown block
 (a section of a lesson module or of src/) is never run; a norun block is reported as skipped, with the

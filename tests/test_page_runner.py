@@ -228,6 +228,50 @@ def test_one_command_runs_once_and_both_languages_are_checked_against_it(tmp_pat
     assert (tmp_path / "runs.txt").read_text() == "x"  # four blocks, one run
 
 
+REPORT = {"snippets/demo/01_report.py": (
+    "from minigpt_course.checks.storage import check_contiguous_strides\n\n\n"
+    "def mine(shape):\n    return None\n\n\nprint('strides:')\nprint(check_contiguous_strides(mine))\nprint('done')\n")}
+
+
+def test_a_check_report_is_shown_in_each_pages_language_as_a_readers_run_prints_it(tmp_path, monkeypatch):
+    """A script that prints a check report runs once for both pages, its report framed in both languages
+    (minigpt_course.checks.BOTH_VAR), and each page reads its own: exactly what a reader's run prints with
+    MINIGPT_LANG=zh or en, whatever the tester's locale. Controls: the zh page showing the English report
+    fails; a script without reports prints the same for both pages."""
+    from minigpt_course import checks
+
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    monkeypatch.delenv(checks.LANG_VAR, raising=False)
+    key = ("script", "snippets/demo/01_report.py")
+    project(tmp_path, "# T { #t }\n", {**REPORT, **ADD})
+    assert cp.prints_reports(key, tmp_path) and not cp.prints_reports(("script", "snippets/demo/01_add.py"), tmp_path)
+    done = cp.run(key, tmp_path)
+    assert done.returncode == 0 and "\x02" in done.stdout, done.stderr
+    reader = {}
+    for lang in ("en", "zh"):
+        env = {k: v for k, v in cp._env().items() if k != checks.BOTH_VAR} | {checks.LANG_VAR: lang}
+        reader[lang] = subprocess.run([sys.executable, key[1]], cwd=tmp_path, env=env, capture_output=True,
+                                      text=True, timeout=120).stdout
+        assert cp.seen_by(done, lang).stdout == reader[lang]
+    assert reader["en"].startswith("strides:\nmine: not yet\n") and reader["en"].endswith("\ndone\n")
+    assert reader["zh"].startswith("strides:\nmine：还没通过\n") and reader["zh"].endswith("\ndone\n")
+    plain = cp.run(("script", "snippets/demo/01_add.py"), tmp_path)
+    assert cp.seen_by(plain, "zh").stdout == cp.seen_by(plain, "en").stdout == plain.stdout == "2 + 2 = 4\n"
+
+    def page(shown):
+        return (f"# T {{ #t }}\n\n{F}python\n--8<-- \"snippets/demo/01_report.py\"\n{F}\n\n"
+                f"<!--pytest-codeblocks:expected-output-->\n{F}text\n{shown}{F}\n")
+
+    for zh_shows, failing in (("zh", []), ("en", ["docs/zh/p.md:3"])):
+        found = []
+        for lang, shown in (("en", reader["en"]), ("zh", reader[zh_shows])):
+            site, read = project(tmp_path, page(shown), REPORT, name=f"docs/{lang}/p.md")
+            assert read.problems == []
+            found += [r for b in read.blocks if b.run_key and (r := cp.report(b, done))]
+        assert [r.split(" ")[0] for r in found] == failing, found
+        assert all("-mine: not yet" in r and "+mine：还没通过" in r for r in found)
+
+
 PROBE = """\
 import os, random, sys
 import numpy as np

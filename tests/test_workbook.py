@@ -112,7 +112,7 @@ def test_init_creates_the_files_and_refuses_a_non_empty_folder(tmp_path, capsys)
 
 
 def test_language_from_the_locale(monkeypatch):
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+    for var in ("MINIGPT_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(var, raising=False)
     assert workbook.language() == "en"
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")

@@ -22,6 +22,7 @@ under an AVX2-only CPU's kernels, so a trained model's output without its note f
 
 from __future__ import annotations
 
+import ast
 import atexit
 import contextlib
 import difflib
@@ -39,6 +40,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from minigpt_course import checks
 from minigpt_course.lessons import lessons
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -453,9 +455,11 @@ def _env() -> dict[str, str]:
     A script that draws a figure writes it under MINIGPT_DOCS, a temporary folder here: a test run leaves the
     checkout as it found it (``make figures`` draws into docs/). Their TMPDIR is this run's own: what a script
     keeps there for the next one (lesson 17's trained poem model) is made afresh by each run, under the kernels
-    that run uses (``make test-kernels``), never taken from an earlier run's."""
+    that run uses (``make test-kernels``), never taken from an earlier run's. A check report a script prints
+    comes out in both languages, framed (``minigpt_course.checks.BOTH_VAR``): each page reads its own (``seen_by``)."""
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-               MPLBACKEND="Agg", PYTHONHASHSEED="0", MINIGPT_DOCS=str(FIGURES), TMPDIR=str(SCRATCH))
+               MPLBACKEND="Agg", PYTHONHASHSEED="0", MINIGPT_DOCS=str(FIGURES), TMPDIR=str(SCRATCH),
+               **{checks.BOTH_VAR: "1"})
     for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env.setdefault(name, "1")
     return env
@@ -541,8 +545,37 @@ def times_itself(key: tuple[str, str], root: Path) -> bool:
     return kind == "script" and "perf_counter" in (Path(root) / what).read_text(encoding="utf-8")
 
 
+def prints_reports(key: tuple[str, str] | None, root: Path = ROOT) -> bool:
+    """Does this page command print check reports, each page's in its own language (``seen_by``)? A script
+    that imports from ``minigpt_course.checks`` may: the twin pages' outputs of such a script differ."""
+    if not key or key[0] != "script" or not (Path(root) / key[1]).is_file():
+        return False
+    tree = ast.parse((Path(root) / key[1]).read_text(encoding="utf-8"))
+    modules = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    modules += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    return any(m == "minigpt_course.checks" or m.startswith("minigpt_course.checks.") for m in modules)
+
+
+def page_language(page: str) -> str:
+    """The language of a page (repository-relative): "zh" under docs/zh/, else "en" (docs/en/, README.md)."""
+    return "zh" if page.startswith("docs/zh/") else "en"
+
+
+def seen_by(done: subprocess.CompletedProcess, lang: str) -> subprocess.CompletedProcess:
+    """``done`` as a reader whose language is ``lang`` sees it. A command runs once for both pages, with
+    $MINIGPT_BOTH_LANGS set: each check report a script prints (``str(result)``, the only place where a
+    script's output depends on the reader's language, ``minigpt_course.checks.language``) is framed in both
+    languages, and here each frame becomes the rendering a reader's own run prints in ``lang``. Everything
+    else the script printed is the same run's, for both pages: so the Chinese page shows what a run with
+    MINIGPT_LANG=zh prints, without running the script twice (tests/test_page_runner.py compares the two)."""
+    return subprocess.CompletedProcess(done.args, done.returncode, checks.framed(done.stdout or "", lang),
+                                       checks.framed(done.stderr or "", lang))
+
+
 def report(block: Block, done: subprocess.CompletedProcess) -> str | None:
-    """What is wrong with ``block``, given its command's run: a failure, unshown output, or a diff; else None."""
+    """What is wrong with ``block``, given its command's run: a failure, unshown output, or a diff; else None.
+    A check report in the run's output is read in the page's language (``seen_by``)."""
+    done = seen_by(done, page_language(block.page))
     where = f"{block.page}:{block.line}" + (f" ({' + '.join(block.includes)})" if block.includes else "")
     command = f"python {block.run_key[1]}" if block.run_key[0] == "script" else block.code.rstrip()
     if done.returncode != 0:

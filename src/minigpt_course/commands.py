@@ -35,7 +35,7 @@ def add_commands(sub, ArgumentParser) -> dict:
     wb_sub = wb.add_subparsers(dest="workbook_command", required=True, parser_class=ArgumentParser)
     wi = wb_sub.add_parser("init", help="create the workbook in a new or empty folder")
     wi.add_argument("dir", nargs="?", default="minigpt-workbook", help="the folder (default: minigpt-workbook)")
-    wi.add_argument("--lang", choices=["zh", "en"], help="README language (default: from the locale)")
+    wi.add_argument("--lang", choices=["zh", "en"], help="README language (default: $MINIGPT_LANG, else the locale)")
     wt = wb_sub.add_parser("train", help="train your own GPT from your workbook and sample from it",
                            description="Train the GPT of your workbook's gpt.py with your optim.py's AdamW (your "
                                        "data.py's get_batch and train.py's lr_at once written) for a few steps, "
@@ -44,14 +44,14 @@ def add_commands(sub, ArgumentParser) -> dict:
     wt.add_argument("--corpus", choices=["poems", "shakespeare"], default="poems", help="what to train on")
     wt.add_argument("--steps", type=int, default=200, help="optimizer steps (default: 200)")
     wt.add_argument("--seed", type=int, default=1337, help="seeds the weights, the batches and the sample")
-    wt.add_argument("--lang", choices=["zh", "en"], help="message language (default: from the locale)")
+    wt.add_argument("--lang", choices=["zh", "en"], help="message language (default: $MINIGPT_LANG, else the locale)")
     ck = sub.add_parser("check", help="check your workbook against a lesson's checks",
                         description="Import your workbook's files and run a lesson's checks on them: one line "
                                     "per check; exit status 0 when all pass, 1 otherwise.")
     ck.add_argument("lesson", nargs="?", help="lesson slug, as minigpt lesson lists them")
     ck.add_argument("--all", action="store_true", help="a table of every lesson in course order")
     ck.add_argument("--workbook", default="minigpt-workbook", help="the workbook folder (default: minigpt-workbook)")
-    ck.add_argument("--lang", choices=["zh", "en"], help="message language (default: from the locale)")
+    ck.add_argument("--lang", choices=["zh", "en"], help="message language (default: $MINIGPT_LANG, else the locale)")
     return {"bench": cmd_bench, "lesson": _plain(cmd_lesson), "workbook": _plain(cmd_workbook),
             "check": _plain(cmd_check)}
 

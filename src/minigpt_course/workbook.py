@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import os
 import sys
 import traceback
 from dataclasses import dataclass, replace
@@ -73,16 +72,8 @@ minigpt check --all --workbook {dir}
 
 
 def language(lang: str | None = None) -> str:
-    """``lang`` if given, else Chinese for a zh_* locale (LC_ALL, LC_MESSAGES, LANG), else English."""
-    if lang:
-        if lang not in TEXT:
-            raise ValueError(f"--lang must be zh or en, got {lang!r}")
-        return lang
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var)
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    return "en"
+    """``lang`` if given, else $MINIGPT_LANG, else the locale: the one rule, ``minigpt_course.checks.language``."""
+    return checks.language(lang or None)
 
 
 def init(folder: Path, lang: str) -> list[str]:

@@ -4,7 +4,8 @@
 or class and returns a ``Result``: passed or not, and its lines as ``Message``s, a key and the values it
 fills in. Words come last: ``Result.render(lang)`` looks each key up in its module's ``MESSAGES`` (the
 catalogue: every message in English and Chinese, the terms of docs/<lang>/glossary.md) and formats it;
-``str(result)`` is the English. An exception the reader's code raises (a failed ``assert`` too) becomes
+``str(result)`` (what a lesson's script prints) speaks the reader's language, chosen by ``language()``, the
+one rule that ``minigpt check`` follows too. An exception the reader's code raises (a failed ``assert`` too) becomes
 the same kind of result (``reader_errors``): what was expected, the error, and the reader's line it came
 from, never a bare traceback.
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import pkgutil
 import re
 import string
@@ -31,6 +33,36 @@ import minigpt
 
 OURS = (Path(minigpt.__file__).resolve().parent, Path(__file__).resolve().parents[1])  # the library, the course
 LANGS = ("en", "zh")
+LANG_VAR = "MINIGPT_LANG"  # zh or en: the reader's choice, over the locale
+BOTH_VAR = "MINIGPT_BOTH_LANGS"  # set by the page runner only: str(result) frames both renderings (``framed``)
+FRAME = re.compile("\x02(.*?)\x1f(.*?)\x03", re.S)  # \x02 English \x1f Chinese \x03
+
+
+def language(lang: str | None = None) -> str:
+    """The language a report speaks, for ``minigpt check`` and for ``print(result)`` in a lesson's script alike:
+    ``lang`` when given (``--lang``); else ``$MINIGPT_LANG`` (``zh`` or ``en``); else Chinese when the locale is
+    Chinese (the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set starts with ``zh``); else English."""
+    if lang is not None:
+        if lang not in LANGS:
+            raise ValueError(f"--lang must be zh or en, got {lang!r}")
+        return lang
+    chosen = os.environ.get(LANG_VAR, "").strip()
+    if chosen:
+        if chosen not in LANGS:
+            raise ValueError(f"{LANG_VAR} must be zh or en, got {chosen!r}")
+        return chosen
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+def framed(text: str, lang: str) -> str:
+    """``text`` (what a script printed with ``$MINIGPT_BOTH_LANGS`` set) as a reader of ``lang`` sees it: each
+    framed report replaced by its rendering in that language; text without frames is returned as it is."""
+    return FRAME.sub(lambda m: m.group(1 + LANGS.index(lang)), text)
+
 
 # the messages every check shares, and the workbook's own: key -> (English, Chinese)
 MESSAGES = {
@@ -144,7 +176,9 @@ class Result:
         return "\n".join(line.render(lang, name=name) for line in self.lines)
 
     def __str__(self) -> str:
-        return self.render("en")
+        if os.environ.get(BOTH_VAR):  # the page runner: one run for both pages, split by ``framed``
+            return f"\x02{self.render('en')}\x1f{self.render('zh')}\x03"
+        return self.render(language())
 
 
 def passed(name, line: Message) -> Result:

@@ -1,5 +1,5 @@
-"""Lesson 17's tools around its small poem model (``minigpt.tiny_poet``, which the first script to ask trains
-in about a minute): the prompt, a recorder of what the rules did at each step, and one poem written under them."""
+"""Lesson 17's prompt for its small poem model (``minigpt.tiny_poet``, which the first script to ask trains in
+about a minute): ``<bos> form <sep> keywords <sep>``, the prefix every sampler of the lesson starts from."""
 
 import torch
 
@@ -9,36 +9,3 @@ from minigpt.data import format_prompt
 def prompt(tokenizer, form="五言绝句", keywords="月,江"):
     """``<bos> form <sep> keywords <sep>`` as a (1, T) tensor of ids."""
     return torch.tensor([format_prompt(tokenizer, form, keywords)])
-
-
-class Recorder:
-    """Wraps a ``PoemConstraint``: at every step keeps the model's logits, the masked logits and the row's
-    state (characters written, open tone patterns, rhyme groups, keywords offered) as the rule left it."""
-
-    def __init__(self, rule):
-        self.rule, self.steps = rule, []
-
-    def __call__(self, idx, logits):
-        out = self.rule(idx, logits)  # (B, V) with -inf where a rule says no
-        row = self.rule.rows[0]
-        self.steps.append(dict(logits=logits[0].astype("float64"), masked=out[0], n=row.n,
-                               patterns=row.patterns, rhyme=row.rhyme, used=set(row.used), last=row.last,
-                               double=row.double, starts=dict(row.starts), missing=row.missing))
-        return out
-
-
-def write_strict(model, tok, form="五言绝句", keywords="月,江", seed=0, **rule_args):
-    """One poem written under ``PoemConstraint`` at temperature 0.8: (its text, the Recorder's steps)."""
-    import numpy as np
-
-    from minigpt.constrain import PoemConstraint
-    from minigpt.generate import decode_rows
-
-    x = prompt(tok, form, keywords)
-    rec = Recorder(PoemConstraint(tok, form, keywords, **rule_args))
-    out = model.generate(x, 96 - x.shape[1], temperature=0.8, stop=tok.eos_id,
-                         rng=np.random.default_rng(seed), constraint=rec)
-    steps = rec.steps
-    for step, t in zip(steps, out[0, x.shape[1]:].tolist()):
-        step["picked"] = t
-    return decode_rows(tok, out[:, x.shape[1]:].tolist())[0], steps, rec.rule

@@ -1,5 +1,5 @@
 import numpy as np
-from poet import prompt
+from recorder import prompt
 
 from minigpt.constrain import PoemConstraint
 from minigpt.data import load_poems

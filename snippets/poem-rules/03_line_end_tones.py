@@ -1,5 +1,5 @@
 import numpy as np
-from poet import write_strict
+from recorder import write_strict
 
 from minigpt.poetry import tone_patterns
 from minigpt.tiny_poet import tiny_poet

@@ -1,17 +1,10 @@
 import numpy as np
-from poet import prompt
+from recorder import prompt
 
 from minigpt.constrain import PoemConstraint
-from minigpt.sampling import sample
 from minigpt.tiny_poet import tiny_poet
 
 model, tok, _ = tiny_poet()
-logits = np.array([[2.0, 1.0, 0.5]])
-for kwargs in (dict(temperature=-1), dict(top_p=0.0), dict(top_k=0)):
-    try:
-        sample(logits, rng=np.random.default_rng(0), **kwargs)
-    except ValueError as e:
-        print(f"ValueError: {e}")
 for form, keywords in (("五言绝句", "明月光照"), ("五言绝句", "月,𠀋"), ("古风", "月")):
     try:
         PoemConstraint(tok, form, keywords)

@@ -1,10 +1,8 @@
 import numpy as np
 import torch
-from poet import prompt, write_strict
+from poet import prompt
 
 from minigpt_course.checks.sampling import reference
-from minigpt.generate import decode_rows
-from minigpt.poetry import FORMS, check_poem
 from minigpt.sampling import sample
 from minigpt.tiny_poet import tiny_poet
 
@@ -28,15 +26,3 @@ for name, want in (("intended", intended(P)), ("control: without top-p", intende
     print(f"{name:22}: kept {int((want > 0).sum())}, largest gap {np.abs(freq - want).max():.4f}, "
           f"every token within 4 standard errors: {bool(np.all(np.abs(freq - want) <= bound + 1e-12))}")
 print(f"drawn outside the kept tokens: {int((freq[intended(P) == 0] > 0).sum())}")
-passed = {"strict": 0, "free": 0}
-for form in FORMS:  # 5 poems of each form, with the rules and without
-    for seed in range(5):
-        x = prompt(tok, form)
-        out = model.generate(x, 96 - x.shape[1], temperature=0.8, stop=tok.eos_id, rng=np.random.default_rng(seed))
-        poems = {"strict": write_strict(model, tok, form, "月,江", seed=seed)[0],
-                 "free": decode_rows(tok, out[:, x.shape[1]:].tolist())[0]}
-        for way, poem in poems.items():
-            c = check_poem(poem, form, "月,江")
-            passed[way] += c.form.ok and c.rhyme.ok and c.tones.ok and c.keywords.ok
-for way, n in passed.items():
-    print(f"{way:6}: {n} of 20 poems pass form, rhyme, tones and keywords: {n == 20}")

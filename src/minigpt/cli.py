@@ -158,6 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--resume", action="store_true", help="continue from OUT/ckpt.pt exactly where it stopped")
     add_config_flags(t)
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
+    t.add_argument("--diagnostics", action="store_true",
+                   help="under each evaluation, the share of dead GELU inputs and of saturated attention rows per "
+                        "block and log10 update/weight (torch engine; lesson 16, Is the run healthy?)")
 
     # generate
     g = sub.add_parser("generate", help="generate text or a poem from a checkpoint",
@@ -273,7 +276,10 @@ def cmd_train(args) -> int:
         f"{'' if config.optimizer == 'adamw' else ', optimizer ' + config.optimizer} -> {config.out_dir}")
     if procs > 1 and config.engine != "torch":
         raise UsageError("training under torchrun needs --engine torch (the numpy engine is one process)")
-    result = train(config, resume=args.resume, progress=False if args.no_progress else None, log=print)
+    if args.diagnostics and config.engine != "torch":
+        raise UsageError("--diagnostics needs --engine torch")
+    result = train(config, resume=args.resume, progress=False if args.no_progress else None, log=print,
+                   diagnostics=args.diagnostics)
     if not result.losses:
         say(f"nothing to do: the checkpoint is at step {result.step} and --max-steps is {config.max_steps}")
         return 0

@@ -26,6 +26,7 @@ from minigpt.checkpoint import FILENAME as CKPT_NAME
 from minigpt.config import CORPORA, GPTConfig, TrainConfig
 from minigpt.convert import to_numpy
 from minigpt.device import resolve_device, resolve_dtype
+from minigpt.diagnostics import Watch
 from minigpt.files import atomic_write
 from minigpt.tensor import no_grad
 
@@ -352,6 +353,7 @@ def train(
     progress: bool | None = None,
     log: Callable[[str], None] | None = None,
     plot: bool = True,
+    diagnostics: bool = False,
 ) -> TrainResult:
     """Train the model ``config`` describes; write ckpt.pt, log.csv and loss.png into ``config.out_dir``.
 
@@ -359,12 +361,15 @@ def train(
     resume: continue from ``out_dir/ckpt.pt`` (same losses as a run that was never stopped).
     progress: tqdm bar on stderr; None shows it only when stderr is a terminal.
     log: called with one line per evaluation (e.g. ``print``); None stays quiet.
+    diagnostics: under each evaluation's line, a second one from ``minigpt.diagnostics.Watch`` (torch engine).
 
     Under torchrun with several processes (``minigpt.distributed``) the ranks train one model together:
     rank 0 alone logs and writes the files; the others return the same losses.
     """
     if not isinstance(config, TrainConfig):
         raise TypeError(f"config must be a TrainConfig, got {type(config).__name__}")
+    if diagnostics and config.engine != "torch":
+        raise ValueError("diagnostics: the torch engine only (--engine torch)")
     with distributed.process_group(config.device) as group:  # one process alone: a group of one
         if group.rank != 0:  # rank 0 alone prints, draws the bar and plots
             log, progress, plot = None, False, False
@@ -372,6 +377,8 @@ def train(
             torch.set_num_threads(config.threads)
         ckpt = open_checkpoint(config) if resume else None
         run = start_run(config, corpus, ckpt, group)
+        if diagnostics and log is not None:  # each evaluation's line, then what the model looks like inside
+            log = watched(log, Watch(run.engine.model, run.engine.optimizer, run.eval_batches["val"][0][0]))
         run.out_dir.mkdir(parents=True, exist_ok=True)
         bar = progress_bar(config, run.step) if (sys.stderr.isatty() if progress is None else progress) else None
         B, T = config.batch_size, config.block_size
@@ -421,6 +428,16 @@ def train(
         checkpoint=run.checkpoint_path if run.checkpoint_path.exists() else None,
         model=run.engine.model, tokenizer=run.corpus.tokenizer,
     )
+
+
+def watched(log: Callable[[str], None], watch: Watch) -> Callable[[str], None]:
+    """``log``, followed by ``watch``'s line each time it is called."""
+
+    def both(line: str) -> None:
+        log(line)
+        log(watch.line())
+
+    return both
 
 
 # ---- log.csv and loss.png ------------------------------------------------------------------------

@@ -70,9 +70,12 @@ def fill(wb: Path) -> Path:
                     + "\n\n" + function(ROOT / "snippets/scale-out/09_answer_average_gradients.py",
                                          "my_average_gradients", "average_gradients")
                     + "\n\n" + function(ROOT / "snippets/inspect/13_answer_perplexity.py", "my_perplexity", "perplexity"),
-        "sampling.py": "import numpy as np\n\n\n" + function(ROOT / "snippets/sampling/14_answer_top_p.py", "my_top_p",
+        "sampling.py": "import numpy as np\n\n\n" + function(ROOT / "snippets/sampling/08_answer_top_p.py", "my_top_p",
                                                                "top_p"),
+        "tones.py": "from minigpt.poetry import FREE_POSITIONS, TONE_BITS\n\n\n" + function(
+            ROOT / "snippets/poem-rules/11_answer_fits.py", "my_fits", "fits"),
         "bpe.py": function(ROOT / "snippets/bpe/11_answer_merge.py", "my_merge", "merge"),
+        "gpt2.py": function(ROOT / "snippets/gpt2/08_answer_from_hf.py", "my_from_hf", "from_hf"),
     }
     for name, text in files.items():
         (wb / name).write_text(text, encoding="utf-8")
@@ -183,7 +186,11 @@ MISTAKES = [
     ("kv-cache", "gpt.py", "k_buf[:, :, start:end], v_buf[:, :, start:end] = k.data, v.data",
      "k_buf[:, :, :end - start], v_buf[:, :, :end - start] = k.data, v.data", "earlier calls' tokens must still be"),
     ("sampling", "sampling.py", "before < top_p", "np.cumsum(ranked, axis=-1) <= top_p", "expected"),
+    ("poem-rules", "tones.py", "if i in free or b == 0:", "if i in (1, 3, 5) or b == 0:",
+     "a 五言 line frees only the 1st and 3rd"),
     ("bpe", "bpe.py", "i += 2  # both ids of the pair are used", "i += 1", "step past both ids (i += 2)"),
+    ("gpt2", "gpt2.py", "return {ours + rest: tensor.t()}  # Conv1D", "return {ours + rest: tensor}  # Conv1D",
+     "Conv1D stores W as (in, out)"),
     ("fast", "gpt.py", 'scores.masked_fill(~causal, float("-inf")).softmax(dim=-1)',
      "scores.masked_fill(~causal, 0.0).softmax(dim=-1)", "set to 0, not -inf"),
     ("inspect", "train.py", "float(np.exp(nll.mean()))", "float(np.exp(nll.mean(axis=1)).mean())",

@@ -169,12 +169,13 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("prompt", nargs="?", default=None, help="text to continue (for poems: the poem's opening)")
     g.add_argument("--checkpoint", "--out", dest="checkpoint",
                    help="ckpt.pt or its run folder (default: runs/poems-cpu with --form/--keywords, "
-                        "else runs/shakespeare-cpu)")
+                        "else runs/shakespeare-cpu), or a GPT-2 folder in Hugging Face's layout (config.json, "
+                        "model.safetensors, vocab.json, merges.txt), which continues PROMPT in English")
     g.add_argument("--form", help="poem form: 五言绝句, 七言绝句, 五言律诗, 七言律诗 (or 五绝, 七绝, 五律, 七律; "
                                   "in pinyin wujue, qijue, wulv, qilv)")
     g.add_argument("--keywords", help="1 to 3 words, separated by commas, spaces or 、 (e.g. 月,江)")
     g.add_argument("--max-new-tokens", type=_positive_int, help="tokens to generate (default: 500 for text, "
-                                                                "up to the context's end for poems)")
+                                                                "100 for GPT-2, up to the context's end for poems)")
     g.add_argument("--temperature", type=_sampling("temperature"),
                    help="0 is greedy (default 0.8; 0.6 with --strict)")
     g.add_argument("--top-k", type=_positive_int, help="sample among the k most likely tokens")
@@ -296,6 +297,10 @@ def cmd_generate(args) -> int:
 
     wants_poem = args.form is not None or args.keywords is not None
     path = args.checkpoint or PRESETS["poems-cpu" if wants_poem else "shakespeare-cpu"].out_dir
+    folder = Path(path).expanduser()
+    if folder.is_dir() and not (folder / "ckpt.pt").exists() and any(
+            (folder / f).exists() for f in ("config.json", "model.safetensors")):  # Hugging Face's layout: GPT-2
+        return generate_gpt2(args, folder)
     model, tokenizer, ckpt = load_model(path, args.device)
     step, max_steps = ckpt["step"], ckpt["train_config"].get("max_steps")
     if isinstance(max_steps, int) and step < max_steps:
@@ -331,6 +336,29 @@ def cmd_generate(args) -> int:
                 print(f"[{describe_check(text, form, args.keywords)}]", file=sys.stderr)
         else:
             print((args.prompt or "") + text)
+    return 0
+
+
+def generate_gpt2(args, folder) -> int:
+    """minigpt generate with a GPT-2 folder in Hugging Face's layout: continue the prompt in English."""
+    from minigpt import gpt2
+    from minigpt.device import resolve_device
+    from minigpt.generate import TEMPERATURE
+
+    used = [flag for flag, value in (("--form", args.form), ("--keywords", args.keywords), ("--strict", args.strict),
+                                     ("--best-of", args.best_of)) if value]
+    if used:
+        raise UsageError(f"{' and '.join(used)} need a poems checkpoint; {folder} holds a GPT-2 model, which "
+                         f"continues a prompt")
+    model = gpt2.load_gpt2(folder, resolve_device(args.device))
+    tokenizer = gpt2.load_tokenizer(folder)
+    texts = gpt2.generate(model, tokenizer, args.prompt or "", max_new_tokens=args.max_new_tokens or 100,
+                          temperature=TEMPERATURE if args.temperature is None else args.temperature, top_k=args.top_k,
+                          top_p=args.top_p, seed=args.seed, num_samples=args.num_samples, use_cache=not args.no_cache)
+    for n, text in enumerate(texts):
+        if n:
+            print("---")
+        print((args.prompt or "") + text)
     return 0
 
 

@@ -20,7 +20,7 @@ import pytest
 from browser import build, chromium
 from browser.build import LANGS, page_url, pages
 from browser.server import SiteServer
-from browser.visit import Tab
+from browser.visit import Tab, side_by_side
 from labs import labs
 
 PHONE, DESKTOP = 390, 1280
@@ -44,7 +44,8 @@ def in_language(text: str, lang: str) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# One browser, one server and one visit of every page per width, shared by every check below.
+# One server and one visit of every page per width, shared by every check below; the pages are
+# visited in several browsers side by side (visit.side_by_side), the other tests use one.
 
 
 @pytest.fixture(scope="module")
@@ -117,35 +118,24 @@ def open_every_folded_block(tab: Tab) -> list[dict]:
     return tab.page.evaluate(OPEN_FOLDED)
 
 
+def _visit(tab: Tab, key: tuple[str, str]) -> tuple:
+    """Load a page at phone width and measure it there; then widen the window to desktop width,
+    measure the page again, and try its folded blocks and copy buttons."""
+    phone = tab.open(page_url(*key))
+    tab.resize(DESKTOP)
+    wide = tab.measure()
+    wide.data["folded"] = open_every_folded_block(tab)  # first: answers hold code too
+    wide.data["copies"] = copy_every_code_block(tab)
+    tab.resize(PHONE)  # for the next page
+    return phone, wide
+
+
 @pytest.fixture(scope="module")
-def visits(browser, server):
-    """{width: {(lang, page): Visit}}. Each page is loaded once, at phone width, and measured there;
-    then the window is widened to desktop width, the page measured again, and its copy buttons and
-    folded blocks tried. Two tabs load pages side by side, each in its own renderer process."""
-    out = {PHONE: {}, DESKTOP: {}}
-    todo, busy = list(PAGES), {}
-    tabs = [Tab(browser, server, PHONE, clipboard=True) for _ in range(2)]
-
-    def start(tab):
-        if todo:
-            busy[tab] = todo.pop(0)
-            tab.start(page_url(*busy[tab]))
-
-    for tab in tabs:
-        start(tab)
-    while busy:
-        for tab in list(busy):
-            key = busy.pop(tab)
-            out[PHONE][key] = tab.finish()
-            tab.resize(DESKTOP)
-            wide = out[DESKTOP][key] = tab.measure()
-            wide.data["folded"] = open_every_folded_block(tab)  # first: answers hold code too
-            wide.data["copies"] = copy_every_code_block(tab)
-            tab.resize(PHONE)
-            start(tab)
-    for tab in tabs:
-        tab.close()
-    return out
+def visits(server):
+    """{width: {(lang, page): Visit}}: every page loaded once, measured at both widths (_visit)."""
+    seen = side_by_side(server, PAGES, _visit, width=PHONE, clipboard=True)
+    return {PHONE: {key: phone for key, (phone, _) in seen.items()},
+            DESKTOP: {key: wide for key, (_, wide) in seen.items()}}
 
 
 def each_visit(visits):
@@ -318,18 +308,17 @@ def _switch(tab: Tab, to: str) -> str:
     return tab.page.url
 
 
-def test_language_switcher_goes_to_the_twin_lesson_and_back(browser, server):
-    tab = Tab(browser, server, DESKTOP)
+def _there_and_back(tab: Tab, page: str) -> tuple[str, str]:
+    tab.page.goto(tab.server.url(page_url("zh", page)), wait_until="domcontentloaded")
+    return _switch(tab, "en"), _switch(tab, "zh")
+
+
+def test_language_switcher_goes_to_the_twin_lesson_and_back(server):
     lessons = build.first_lesson_of_each_part("zh")
     assert lessons, "no lesson (docs/zh/<part>/<lesson>.md) to switch on"
-    problems = []
-    for page in lessons:
-        tab.page.goto(server.url(page_url("zh", page)), wait_until="domcontentloaded")
-        there = _switch(tab, "en")
-        back = _switch(tab, "zh")
-        if there != server.url(page_url("en", page)) or back != server.url(page_url("zh", page)):
-            problems.append(f"{page}: zh -> {there} -> {back}")
-    tab.close()
+    problems = [f"{page}: zh -> {there} -> {back}"
+                for page, (there, back) in side_by_side(server, lessons, _there_and_back, width=DESKTOP).items()
+                if there != server.url(page_url("en", page)) or back != server.url(page_url("zh", page))]
     assert not problems, "\n".join(problems)
 
 
@@ -472,37 +461,28 @@ def _axe_pages() -> list[tuple[str, str]]:
 
 # Without CSS selectors for every node it looks at, axe runs a quarter faster; a problem is shown
 # by the start of its element's HTML instead.
-AXE_START = """() => { window.__axe = axe.run(document, { resultTypes: ["violations"], iframes: false, selectors: false })
-  .then((r) => r.violations); }"""
+AXE_RUN = """() => axe.run(document, { resultTypes: ["violations"], iframes: false, selectors: false })
+  .then((r) => r.violations)"""
 
 
-def test_no_serious_accessibility_violations(browser, server):
-    axe = str(chromium.axe_script())
-    todo, running, problems = _axe_pages(), {}, []
-    tabs = [Tab(browser, server, DESKTOP) for _ in range(2)]
+def _axe(tab: Tab, key: tuple[str, str]) -> tuple[list[str], list[dict]]:
+    """The page's console errors and failed requests, and axe's violations on it."""
+    tab.open(page_url(*key))
+    tab.page.add_script_tag(path=str(chromium.axe_script()))
+    violations = tab.page.evaluate(AXE_RUN)
+    return tab.console_errors + tab.failed, violations
 
-    def start(tab):  # axe runs in the page while the other tab loads
-        if todo:
-            running[tab] = todo.pop(0)
-            tab.open(page_url(*running[tab]))
-            tab.page.add_script_tag(path=axe)
-            tab.page.evaluate(AXE_START)
 
-    for tab in tabs:
-        start(tab)
-    while running:
-        for tab in list(running):
-            lang, page = running.pop(tab)
-            # these pages are loaded at desktop width, where wide diagrams are redrawn
-            problems += [f"{where(lang, page)} at {DESKTOP}px: {e}" for e in tab.console_errors + tab.failed]
-            for violation in tab.page.evaluate("() => window.__axe"):
-                if violation["impact"] in ("serious", "critical"):
-                    targets = [n["html"][:100] for n in violation["nodes"]][:5]
-                    problems.append(f"{where(lang, page)}: {violation['impact']} {violation['id']} "
-                                    f"({violation['help']}) at {targets}")
-            start(tab)
-    for tab in tabs:
-        tab.close()
+def test_no_serious_accessibility_violations(server):
+    problems = []
+    for (lang, page), (errors, violations) in side_by_side(server, _axe_pages(), _axe, width=DESKTOP).items():
+        # these pages are loaded at desktop width, where wide diagrams are redrawn
+        problems += [f"{where(lang, page)} at {DESKTOP}px: {e}" for e in errors]
+        for violation in violations:
+            if violation["impact"] in ("serious", "critical"):
+                targets = [n["html"][:100] for n in violation["nodes"]][:5]
+                problems.append(f"{where(lang, page)}: {violation['impact']} {violation['id']} "
+                                f"({violation['help']}) at {targets}")
     assert not problems, "\n".join(problems)
 
 

@@ -4,14 +4,21 @@ A `Tab` loads one page at a time at a given width and colour scheme, waits until
 typeset, diagrams drawn and the network is quiet, then measures the page with probe.js. It
 records console errors, failed requests and any request to a host other than the local server
 (the browser cannot resolve any other host: see chromium.launch).
+
+`side_by_side` spreads many pages over several browsers at once, one thread each: on two cores a
+page's own work (typesetting, layout, the tests' clicks) then runs beside another page's.
 """
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from . import chromium
 
 PROBE = (Path(__file__).parent / "probe.js").read_text(encoding="utf-8")
 
@@ -149,3 +156,50 @@ class Tab:
 
     def close(self):
         self.context.close()
+
+
+LANES = 2  # browsers side by side: on 2 cores a third one is no faster, and each costs memory
+STUCK_S = 180  # one item that takes this long in a lane is stuck (page.evaluate has no timeout of its own)
+
+
+def side_by_side(server, items, work, lanes: int = LANES, **tab_options) -> dict:
+    """``{item: work(tab, item)}`` for every item, in the items' order, done in ``lanes`` headless
+    Chromiums side by side. Each lane is a thread with its own Playwright (its objects serve only the
+    thread that made them), its own browser and one ``Tab(browser, server, **tab_options)``, and takes
+    the next item when it is done with one. The first error of any lane is raised once every lane has
+    stopped (a skip or failure from chromium.launch too); an item still not done after STUCK_S seconds
+    fails the caller, naming it, instead of hanging the test run."""
+    todo: queue.SimpleQueue = queue.SimpleQueue()
+    for item in items:
+        todo.put(item)
+    done, errors, doing = {}, [], {}
+
+    def lane():
+        try:
+            with chromium.require_playwright()() as playwright:
+                browser = chromium.launch(playwright)
+                tab = Tab(browser, server, **tab_options)
+                while not errors:
+                    try:
+                        item = todo.get_nowait()
+                    except queue.Empty:
+                        break
+                    doing[threading.get_ident()] = (item, time.monotonic())
+                    done[item] = work(tab, item)
+                    del doing[threading.get_ident()]
+                browser.close()
+        except BaseException as error:  # noqa: BLE001  (pytest's skip and fail are BaseExceptions)
+            errors.append(error)
+
+    threads = [threading.Thread(target=lane, daemon=True) for _ in range(max(1, min(lanes, len(items))))]
+    for thread in threads:
+        thread.start()
+    while any(thread.is_alive() for thread in threads):
+        time.sleep(0.2)
+        stuck = [f"{item} ({time.monotonic() - since:.0f} s)" for item, since in list(doing.values())
+                 if time.monotonic() - since > STUCK_S]
+        if stuck:
+            raise TimeoutError(f"a browser lane is stuck on {', '.join(stuck)}")
+    if errors:
+        raise errors[0]
+    return {item: done[item] for item in items}

@@ -41,7 +41,7 @@ class AttentionMismatch(RuntimeError):
 
 
 # --8<-- [start:weights]
-def _weights(attn, x: torch.Tensor) -> torch.Tensor:
+def causal_weights(attn, x: torch.Tensor) -> torch.Tensor:
     """softmax(q k^T / sqrt(hs) + causal mask) of one attention module on its input x (B, T, C)."""
     B, T, C = x.shape
     nh = attn.n_head
@@ -64,7 +64,7 @@ def _replay(attn, x: torch.Tensor, att: torch.Tensor) -> torch.Tensor:
 
 
 @torch.no_grad()
-def attention_weights(model, ids, weights=_weights) -> np.ndarray:
+def attention_weights(model, ids, weights=causal_weights) -> np.ndarray:
     """(n_layer, n_head, T, T) float32 attention weights of ``model`` (a torch GPT, eval mode) on one
     sequence ``ids`` (T token ids): row t is what position t attends to (zero after t, summing to 1).
     Raises AttentionMismatch if the weights do not reproduce a layer's output (``weights`` is there

@@ -146,7 +146,8 @@ class BPETokenizer:
             if a not in self.vocab or b not in self.vocab:
                 raise ValueError(f"merge ({a}, {b}) -> {new_id} uses an id that no byte or earlier merge makes")
             self.vocab[new_id] = self.vocab[a] + self.vocab[b]
-        self.vocab.update(extra or {})  # tokens no merge makes, such as GPT-2's <|endoftext|>
+        self.extra = dict(extra or {})  # id -> bytes of the tokens no merge makes, such as GPT-2's <|endoftext|>
+        self.vocab.update(self.extra)
         self.rank = {pair: r for r, pair in enumerate(self.merges)}
         self._cache: dict[str, list[int]] = {}
 

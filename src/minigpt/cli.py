@@ -290,17 +290,15 @@ def cmd_train(args) -> int:
 
 
 def cmd_generate(args) -> int:
-    from minigpt import poetry
+    from minigpt import gpt2, poetry
     from minigpt.config import POEM_CORPORA
     from minigpt.generate import corpus_of, crop, describe_check, encode_prompt, load_model, write
     from minigpt.presets import PRESETS
 
     wants_poem = args.form is not None or args.keywords is not None
     path = args.checkpoint or PRESETS["poems-cpu" if wants_poem else "shakespeare-cpu"].out_dir
-    folder = Path(path).expanduser()
-    if folder.is_dir() and not (folder / "ckpt.pt").exists() and any(
-            (folder / f).exists() for f in ("config.json", "model.safetensors")):  # Hugging Face's layout: GPT-2
-        return generate_gpt2(args, folder)
+    if gpt2.is_hf_folder(path):  # Hugging Face's layout: GPT-2
+        return generate_gpt2(args, Path(path).expanduser())
     model, tokenizer, ckpt = load_model(path, args.device)
     step, max_steps = ckpt["step"], ckpt["train_config"].get("max_steps")
     if isinstance(max_steps, int) and step < max_steps:

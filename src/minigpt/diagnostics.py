@@ -20,6 +20,8 @@ import statistics
 
 import torch
 
+from minigpt.attention_maps import causal_weights
+
 DEAD = -3.0  # a GELU input below this gives an output and a gradient of almost 0 (|GELU'| < 0.012): dead
 SATURATED = 0.99  # an attention row whose largest weight is above this looks at one token only
 
@@ -47,13 +49,7 @@ def activations(model, idx) -> list[dict[str, torch.Tensor]]:
 
 def attention_max(attn, x: torch.Tensor) -> torch.Tensor:
     """The largest causal attention weight of every row but the first: x (B, T, C) -> (B * nh * (T-1),)."""
-    B, T, C = x.shape
-    nh = attn.n_head
-    q = attn.c_q(x).view(B, T, nh, C // nh).transpose(1, 2)  # (B, nh, T, hs)
-    k = attn.c_k(x).view(B, T, nh, C // nh).transpose(1, 2)  # (B, nh, T, hs)
-    scores = q @ k.transpose(-2, -1) / math.sqrt(C // nh)  # (B, nh, T, T)
-    future = torch.ones(T, T, dtype=torch.bool, device=x.device).triu(1)
-    weights = scores.masked_fill(future, float("-inf")).softmax(dim=-1)  # (B, nh, T, T)
+    weights = causal_weights(attn, x)  # softmax(q k^T / sqrt(hs)) under the causal mask: (B, nh, T, T)
     return weights.amax(dim=-1)[:, :, 1:].flatten()
 # --8<-- [end:activations]
 

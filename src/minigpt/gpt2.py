@@ -87,9 +87,10 @@ def to_hf(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
 
 
 def is_hf_folder(path) -> bool:
-    """Whether ``path`` is a folder holding a checkpoint in Hugging Face's layout (config.json, model.safetensors)."""
+    """Whether ``path`` is a folder meant as a checkpoint in Hugging Face's layout: no ckpt.pt of ours, and
+    config.json or model.safetensors (``load_gpt2`` then names whichever file is missing)."""
     path = Path(path).expanduser()
-    return path.is_dir() and all((path / f).is_file() for f in MODEL_FILES)
+    return path.is_dir() and not (path / "ckpt.pt").exists() and any((path / f).exists() for f in MODEL_FILES)
 
 
 def _need(folder: Path, names: tuple[str, ...], what: str) -> None:
@@ -186,10 +187,8 @@ def save_tokenizer(tokenizer: BPETokenizer, folder) -> None:
     """``tokenizer`` as GPT-2's two files (the inverse of ``BPETokenizer.from_gpt2_files``), keeping its ids."""
     table = bytes_to_unicode()
     words = {i: "".join(table[b] for b in tokenizer.vocab[i]) for i in tokenizer.vocab}  # id -> as the files write it
-    made = set(tokenizer.byte_ids) | set(tokenizer.merges.values())
-    for i in tokenizer.vocab:
-        if i not in made:  # an extra token such as <|endoftext|> is written as its own text
-            words[i] = tokenizer.vocab[i].decode("utf-8")
+    for i, text in tokenizer.extra.items():  # a token no merge makes, such as <|endoftext|>: its own text
+        words[i] = text.decode("utf-8")
     if len(set(words.values())) < len(words):
         raise ValueError("tokenizer: two of its tokens have the same bytes, which GPT-2's vocab.json cannot hold")
     folder = Path(folder)
@@ -212,8 +211,7 @@ def load_tokenizer(folder) -> BPETokenizer:
 def end_of_text(tokenizer: BPETokenizer) -> int | None:
     """The id of ``<|endoftext|>`` in ``tokenizer``, or None when it has none."""
     want = END_OF_TEXT.encode("utf-8")
-    made = set(tokenizer.byte_ids) | set(tokenizer.merges.values())
-    return next((i for i, b in tokenizer.vocab.items() if b == want and i not in made), None)
+    return next((i for i, b in tokenizer.extra.items() if b == want), None)
 
 
 def generate(model: GPT, tokenizer: BPETokenizer, prompt: str = "", max_new_tokens: int = 100,

@@ -7,7 +7,7 @@ from minigpt.constrain import PoemConstraint
 from minigpt.generate import decode_rows
 from minigpt_course.lessons import lesson_module
 
-prompt = lesson_module("sampling", "poet").prompt  # lesson 17's <bos> form <sep> keywords <sep>
+prompt = lesson_module("sampling", "poet").prompt  # lesson 18's <bos> form <sep> keywords <sep>
 
 
 class Recorder:

@@ -25,7 +25,7 @@ LABELS = {
            "lowest validation loss"),
 }
 steps = [r["step"] for r in rows]
-for lang, fig in figures.bilingual("loop-overfit.png", size=(4.4, 3.1), font_size=12):
+for lang, fig in figures.bilingual("run-overfit.png", size=(4.4, 3.1), font_size=12):
     xlabel, ylabel, tr, va, low = LABELS[lang]
     ax = fig.subplots()
     ax.plot(steps, [r["train_loss"] for r in rows], marker="o", label=tr)

@@ -62,7 +62,7 @@ LABELS = {
            "step", "log10 update/weight", "block {}", "median", "density"),
 }
 gelu_bins, attn_bins = np.linspace(-30, 30, 61), np.linspace(0, 1, 41)
-for lang, fig in figures.bilingual("loop-diagnostics.png", size=(8.4, 6.6), font_size=10):
+for lang, fig in figures.bilingual("run-diagnostics.png", size=(8.4, 6.6), font_size=10):
     titles, gelu_label, attn_label, step_label, ratio_label, block_label, median_label, density_label = LABELS[lang]
     axes = fig.subplots(3, 3, sharey="row")
     for col, (title, r) in enumerate(zip(titles, runs.values())):

@@ -28,7 +28,7 @@ LABELS = {
            "validation (20 fixed batches)", "nanoGPT's validation loss (measured)"),
 }
 steps = [r["step"] for r in rows]
-for lang, fig in figures.bilingual("loop-shakespeare.png", size=(4.4, 3.1), font_size=12):
+for lang, fig in figures.bilingual("run-shakespeare.png", size=(4.4, 3.1), font_size=12):
     xlabel, ylabel, tr, va, nano = LABELS[lang]
     ax = fig.subplots()
     ax.plot(steps, [r["train_loss"] for r in rows], marker="o", label=tr)

@@ -23,7 +23,7 @@ LABELS = {
     "zh": ("步数", "验证损失（nats/词元）", "学习率", "只看字频"),
     "en": ("step", "validation loss (nats per token)", "lr", "frequencies only"),
 }
-for lang, fig in figures.bilingual("loop-lr-high.png", size=(4.4, 3.1), font_size=12):
+for lang, fig in figures.bilingual("run-lr-high.png", size=(4.4, 3.1), font_size=12):
     xlabel, ylabel, lr_label, uni = LABELS[lang]
     ax = fig.subplots()
     for i, (lr, rows) in enumerate(curves.items()):

@@ -89,17 +89,20 @@ def test_folds_and_code_are_not_core_path():
     assert scripts == ["01_a"]
 
 
-# The reading time a lesson states near its top is computed, not guessed: its core path's English words at
-# 200 a minute, plus a minute for each script the path runs (reading the code and its output), rounded to
-# the nearest 5 minutes. Both languages state the same number.
+# The times a lesson states near its top are computed, not guessed. Reading: its core path's English words at
+# 200 a minute, plus a minute for each script the path runs (reading the code and its output). With the scripts
+# run as you go: two more minutes a script (typing the command, running it, setting its output beside the
+# page's). Both rounded to the nearest 5 minutes; both languages state the same numbers.
 WORDS_PER_MINUTE = 200
-STATED = {"en": re.compile(r"(?:Reading time: about|About) (\d+) minutes"),
-          "zh": re.compile(r"(?:阅读时间[：]?约|阅读时间大约|读完大约要?) ?(\d+) 分钟")}
+RUN_MINUTES = 2  # per script, on top of reading it
+STATED = {"en": re.compile(r"(?:Reading time: about|About) (\d+) minutes, or about (\d+) with the scripts run as you go"),
+          "zh": re.compile(r"(?:阅读时间[：]?约|阅读时间大约|读完大约要?) ?(\d+) 分钟，边读边跑脚本约 (\d+) 分钟")}
 
 
-def reading_minutes(lesson: lessons.Lesson) -> int:
+def reading_minutes(lesson: lessons.Lesson, run: bool = False) -> int:
     got = measure(lesson)
-    return 5 * round((got["en words"] / WORDS_PER_MINUTE + got["scripts"]) / 5)
+    per_script = 1 + (RUN_MINUTES if run else 0)
+    return 5 * round((got["en words"] / WORDS_PER_MINUTE + per_script * got["scripts"]) / 5)
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
@@ -108,6 +111,28 @@ def test_the_stated_reading_time_is_the_computed_one(lesson):
     for lang, stated in STATED.items():
         head = "\n".join((ROOT / "docs" / lang / lesson.page).read_text(encoding="utf-8").splitlines()[:20])
         m = stated.search(head)
-        assert m, f"docs/{lang}/{lesson.page} states no reading time near its top"
+        assert m, (f"docs/{lang}/{lesson.page} states no reading time near its top, in the form "
+                   f"{STATED[lang].pattern!r}")
         assert int(m.group(1)) == want, (f"docs/{lang}/{lesson.page} states {m.group(1)} minutes; its core path "
                                          f"reads in about {want} (words / {WORDS_PER_MINUTE} + one per script)")
+        hands_on = reading_minutes(lesson, run=True)
+        assert int(m.group(2)) == hands_on, (
+            f"docs/{lang}/{lesson.page} states {m.group(2)} minutes with the scripts run; its core path takes about "
+            f"{hands_on} (words / {WORDS_PER_MINUTE} + {1 + RUN_MINUTES} per script)")
+
+
+# The home page adds them up for the whole course, in hours (to the nearest hour).
+COURSE_TOTAL = {"en": re.compile(r"about (\d+) hours of reading, or about (\d+) with the scripts run as you go"),
+                "zh": re.compile(r"读完约 (\d+) 小时，边读边跑脚本约 (\d+) 小时")}
+
+
+def test_the_home_page_states_the_course_total():
+    reading = sum(reading_minutes(lesson) for lesson in LESSONS)
+    hands_on = sum(reading_minutes(lesson, run=True) for lesson in LESSONS)
+    want = (round(reading / 60), round(hands_on / 60))
+    for lang, stated in COURSE_TOTAL.items():
+        m = stated.search((ROOT / "docs" / lang / "index.md").read_text(encoding="utf-8"))
+        assert m, f"docs/{lang}/index.md states no total time for the course, in the form {stated.pattern!r}"
+        got = (int(m.group(1)), int(m.group(2)))
+        assert got == want, (f"docs/{lang}/index.md states {got[0]} and {got[1]} hours; the lessons' stated times "
+                             f"add up to {reading} and {hands_on} minutes: {want[0]} and {want[1]} hours")

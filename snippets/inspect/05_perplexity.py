@@ -5,7 +5,7 @@ from poems_cpu import bench_record
 
 from minigpt.data import poem_corpus
 from minigpt.evaluate import validation_loss
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 corpus = poem_corpus()
 model, tok, _ = tiny_poet()  # lesson 18's: 2 layers, 64 wide, 400 steps

@@ -5,7 +5,7 @@ import torch
 import torch.nn.functional as F
 
 from minigpt.data import poem_corpus
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 corpus = poem_corpus()
 model, tok, _ = tiny_poet()

@@ -10,7 +10,7 @@ from minigpt import poetry
 from minigpt.data import poem_corpus
 from minigpt.evaluate import sample_prompts
 from minigpt.generate import decode_rows
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 root = Path(__file__).resolve().parents[2]
 

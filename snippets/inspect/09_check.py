@@ -8,7 +8,7 @@ from minigpt.data import poem_corpus
 from minigpt.evaluate import validation_loss
 from minigpt.gpt_torch import GPT
 from minigpt.presets import get_preset
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 corpus = poem_corpus()
 tok = corpus.tokenizer

@@ -7,7 +7,7 @@ from poems_cpu import bench_record, head_shares, load_maps, train_log
 
 from minigpt.attention_maps import export
 from minigpt.data import poem_corpus
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 model, tok, _ = tiny_poet()
 val = torch.from_numpy(poem_corpus().val[: 200 * 96 + 1])

@@ -4,7 +4,7 @@ from recorder import prompt
 from minigpt.constrain import PoemConstraint
 from minigpt.generate import decode_rows, describe_check
 from minigpt.poetry import FORMS, format_poem
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 model, tok, val_loss = tiny_poet()  # 2 layers, 64 wide, 400 steps on the Tang poems
 print(f"tiny poem model: {sum(p.numel() for p in model.parameters()):,} parameters, "

@@ -1,7 +1,7 @@
 import numpy as np
 from recorder import write_strict
 
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 model, tok, _ = tiny_poet()
 text, steps, rule = write_strict(model, tok, "五言绝句", "月,江", seed=0)

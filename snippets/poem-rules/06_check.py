@@ -3,7 +3,7 @@ from recorder import prompt, write_strict
 
 from minigpt.generate import decode_rows
 from minigpt.poetry import FORMS, check_poem
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 model, tok, _ = tiny_poet()
 passed = {"strict": 0, "free": 0}

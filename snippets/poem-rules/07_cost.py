@@ -1,7 +1,7 @@
 from minigpt.constrain import KEYWORD_BOOST
 from minigpt.data import poem_corpus
 from minigpt.evaluate import FREE, sample_prompts, write_poems  # what minigpt bench poems measures
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 model, tok, _ = tiny_poet()
 prompts, _ = sample_prompts(poem_corpus(), 16)  # 4 validation poems of each form: their keywords

@@ -2,7 +2,7 @@ import numpy as np
 from recorder import prompt
 
 from minigpt.constrain import PoemConstraint
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 model, tok, _ = tiny_poet()
 for form, keywords in (("五言绝句", "明月光照"), ("五言绝句", "月,𠀋"), ("古风", "月")):

@@ -5,7 +5,7 @@ from minigpt.constrain import PoemConstraint
 from minigpt.data import load_poems
 from minigpt.generate import decode_rows
 from minigpt.poetry import check_poem, check_repeats
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 model, tok, _ = tiny_poet()
 

@@ -2,7 +2,7 @@ import numpy as np
 import torch
 from poet import prompt
 
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 model, tok, _ = tiny_poet()
 x = prompt(tok, "五言绝句", "月,江")  # (1, T)

@@ -3,7 +3,7 @@ import torch
 from poet import prompt
 
 from minigpt.sampling import sample
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 model, tok, _ = tiny_poet()
 with torch.no_grad():

@@ -4,7 +4,7 @@ from poet import prompt
 
 from minigpt_course.checks.sampling import reference
 from minigpt.sampling import sample
-from minigpt.tiny_poet import tiny_poet
+from minigpt.tiny_models import tiny_poet
 
 model, tok, _ = tiny_poet()
 with torch.no_grad():

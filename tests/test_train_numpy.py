@@ -53,16 +53,19 @@ def train(data: np.ndarray, steps: int, seed: int = 0, lr: float = 3e-3, batch: 
     return losses
 
 
-def test_loss_falls_well_below_ln_vocab_in_300_steps(poems):
+STEPS = 120  # at lr 1e-2; 300 steps at 3e-3 end at the same loss, in two and a half times as long
+
+
+def test_loss_falls_well_below_ln_vocab(poems):
     vocab = int(poems.max()) + 1
     start = time.perf_counter()
-    losses = train(poems, steps=300)
+    losses = train(poems, steps=STEPS, lr=1e-2)
     seconds = time.perf_counter() - start
     assert abs(losses[0] - math.log(vocab)) < 0.1  # untrained: uniform over the vocabulary
     final = float(np.mean(losses[-20:]))
-    # measured: ln(4299) = 8.37 -> about 6.5 (mean of the last 20 steps); require a drop of 1.3 nats
+    # measured: ln(4299) = 8.37 -> about 6.6 (mean of the last 20 steps); require a drop of 1.3 nats
     assert final < math.log(vocab) - 1.3, f"loss only fell from {losses[0]:.2f} to {final:.2f}"
-    print(f"vocab {vocab}: loss {losses[0]:.2f} -> {final:.2f} in 300 steps, {seconds / 300 * 1000:.1f} ms/step")
+    print(f"vocab {vocab}: loss {losses[0]:.2f} -> {final:.2f} in {STEPS} steps, {seconds / STEPS * 1000:.1f} ms/step")
 
 
 def test_fixed_seed_gives_bit_identical_losses(poems):

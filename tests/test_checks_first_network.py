@@ -38,19 +38,19 @@ def central(f, theta, h=1e-5):
 
 
 def test_the_starter_fails_with_expected_vs_got():
-    report = str(check_grad_by_nudging(_functions("06_ex_nudge.py")["grad_by_nudging"]))
+    report = str(check_grad_by_nudging(_functions("07_ex_nudge.py")["grad_by_nudging"]))
     assert report.startswith("grad_by_nudging: not yet")
     assert "expected [-6.5791, -2.2350]" in report and "got      [0.0000, 0.0000]" in report
 
 
 def test_the_answer_and_other_right_ways_pass():
-    names = _functions("07_answer_nudge.py")
+    names = _functions("08_answer_nudge.py")
     for fn in (names["grad_by_nudging"], right, central):
         assert "every check passed" in str(check_grad_by_nudging(fn)), fn
 
 
 def test_nudges_that_pile_up_are_named():
-    report = str(check_grad_by_nudging(_functions("07_answer_nudge.py")["piled_up"]))
+    report = str(check_grad_by_nudging(_functions("08_answer_nudge.py")["piled_up"]))
     assert "got      [-6.5791, -8.8141]" in report and "the nudges pile up" in report
 
 

@@ -50,7 +50,7 @@ def fill(wb: Path) -> Path:
     tensor += "\n\n" + section(ROOT / "snippets/broadcast-matmul/broadcast.py", "broadcast_shapes")
     files = {
         "first_network.py": "import numpy as np\n\n\n" + function(
-            ROOT / "snippets/first-network/07_answer_nudge.py", "grad_by_nudging"),
+            ROOT / "snippets/first-network/08_answer_nudge.py", "grad_by_nudging"),
         "tensor.py": tensor,
         "gradcheck.py": (ROOT / "snippets/gradcheck/gradcheck.py").read_text(encoding="utf-8"),
         "functional.py": library_file("functional.py"),

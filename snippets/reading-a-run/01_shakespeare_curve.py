@@ -12,7 +12,7 @@ for r in rows:
 last = rows[-1]
 print(f"training time in log.csv: {last['elapsed']:.0f} s, {last['step'] / last['elapsed']:.1f} steps/s")
 # whole commands under /usr/bin/time, one after the other on the same quiet 2-core Xeon; not run here
-NANOGPT = {"val_loss": 1.8857, "wall_s": 65.7}  # nanoGPT's train.py, its laptop config (see #nanogpt)
+NANOGPT = {"val_loss": 1.8857, "wall_s": 65.7}  # nanoGPT's train.py, its laptop config (see benchmarks.md#nanogpt)
 FOUR_LAYERS = {"val_loss": 1.7610, "wall_s": 68.0}  # this preset with nanoGPT's n_layer=4, max_steps=2000
 OURS_WALL_S = 44.3  # the command above, whose log.csv this is
 print(f"nanoGPT laptop run (measured): val {NANOGPT['val_loss']}, wall {NANOGPT['wall_s']} s")

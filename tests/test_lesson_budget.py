@@ -7,10 +7,12 @@ Lessons written before the budget that are still over it are listed in OVER_BUDG
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 import pytest
+from course_pages import Site  # tools/: pymdownx's includes, as the site expands them
 
 from minigpt_course import lessons
 
@@ -25,10 +27,11 @@ FOLD = re.compile(r"^(\s*)\?\?\?\+? ")
 SCRIPT = re.compile(r'--8<-- "snippets/[\w-]+/(\d\d_\w+)\.py"')
 
 
-def core_path(text: str) -> tuple[str, list[str]]:
-    """The prose a reader meets without opening a fold, and the scripts that path runs (in page order)."""
-    prose, scripts = [], []
-    fence, fold = None, None
+def core_path(text: str) -> tuple[str, list[str], list[str]]:
+    """The prose a reader meets without opening a fold, the scripts that path runs (in page order), and the
+    code it shows without running it (a section of src/ or of a lesson module: python blocks that run no script)."""
+    prose, scripts, listings = [], [], []
+    fence, fold, body = None, None, None
     for line in text.splitlines():
         indent = len(line) - len(line.lstrip())
         if fold is not None:
@@ -37,12 +40,17 @@ def core_path(text: str) -> tuple[str, list[str]]:
             fold = None
         if fence:
             if line.strip().startswith(fence):
+                if body is not None and not any(SCRIPT.search(b) for b in body):
+                    listings.append("\n".join(body))
                 fence = None
             elif (m := SCRIPT.search(line)) and m.group(1) not in scripts:
                 scripts.append(m.group(1))
+            if body is not None:
+                body.append(line)
             continue
         if m := FENCE.match(line):
             fence = m.group(1)
+            body = [] if line.strip()[len(fence):].strip().split(" ")[0] in ("python", "py") else None
         elif m := FOLD.match(line):
             fold = len(m.group(1))
         else:
@@ -52,13 +60,20 @@ def core_path(text: str) -> tuple[str, list[str]]:
     text = re.sub(r"\]\([^)]*\)", "]", text)  # a link's target is not prose
     text = re.sub(r"\{ #[\w-]+ \}", "", text)
     text = re.sub(r"`[^`\n]*`", "", text)
-    return text, scripts
+    return text, scripts, listings
 
 
 def measure(lesson: lessons.Lesson) -> dict:
-    zh, scripts = core_path((ROOT / "docs" / "zh" / lesson.page).read_text(encoding="utf-8"))
-    en, _ = core_path((ROOT / "docs" / "en" / lesson.page).read_text(encoding="utf-8"))
-    return {"zh chars": len(re.sub(r"\s", "", zh)), "en words": len(en.split()), "scripts": len(scripts)}
+    zh, scripts, listings = core_path((ROOT / "docs" / "zh" / lesson.page).read_text(encoding="utf-8"))
+    en, _, _ = core_path((ROOT / "docs" / "en" / lesson.page).read_text(encoding="utf-8"))
+    shown = sum(1 for code in listings for line in site().expand(code) if line.strip())
+    return {"zh chars": len(re.sub(r"\s", "", zh)), "en words": len(en.split()), "scripts": len(scripts),
+            "listing lines": shown}
+
+
+@functools.cache
+def site() -> Site:
+    return Site(ROOT)
 
 
 LESSONS = [lesson for lesson in lessons.lessons(ROOT) if lesson.slug != "setup"]
@@ -84,25 +99,30 @@ def test_folds_and_code_are_not_core_path():
     """Control: the same prose inside a fold or a code block leaves the core path."""
     page = "Words on the path.\n\n??? note \"Going further\"\n\n    Folded words here.\n\n```python\n" \
            '--8<-- "snippets/x/01_a.py"\n```\n\nBack on the path.\n'
-    text, scripts = core_path(page)
+    text, scripts, listings = core_path(page)
     assert text.split() == ["Words", "on", "the", "path.", "Back", "on", "the", "path."]
     assert scripts == ["01_a"]
+    assert listings == []  # the one python block runs a script: nothing is shown without running
 
 
 # The times a lesson states near its top are computed, not guessed. Reading: its core path's English words at
 # 200 a minute, plus a minute for each script the path runs (reading the code and its output). With the scripts
 # run as you go: two more minutes a script (typing the command, running it, setting its output beside the
-# page's). Both rounded to the nearest 5 minutes; both languages state the same numbers.
+# page's), and the code the page shows from src/ and its lesson modules read line by line, 12 lines a minute.
+# Both rounded to the nearest 5 minutes; both languages state the same numbers.
 WORDS_PER_MINUTE = 200
 RUN_MINUTES = 2  # per script, on top of reading it
+LISTING_LINES_PER_MINUTE = 12
 STATED = {"en": re.compile(r"(?:Reading time: about|About) (\d+) minutes, or about (\d+) with the scripts run as you go"),
           "zh": re.compile(r"(?:阅读时间[：]?约|阅读时间大约|读完大约要?) ?(\d+) 分钟，边读边跑脚本约 (\d+) 分钟")}
 
 
 def reading_minutes(lesson: lessons.Lesson, run: bool = False) -> int:
     got = measure(lesson)
-    per_script = 1 + (RUN_MINUTES if run else 0)
-    return 5 * round((got["en words"] / WORDS_PER_MINUTE + per_script * got["scripts"]) / 5)
+    minutes = got["en words"] / WORDS_PER_MINUTE + got["scripts"]
+    if run:
+        minutes += RUN_MINUTES * got["scripts"] + got["listing lines"] / LISTING_LINES_PER_MINUTE
+    return 5 * round(minutes / 5)
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
@@ -118,21 +138,28 @@ def test_the_stated_reading_time_is_the_computed_one(lesson):
         hands_on = reading_minutes(lesson, run=True)
         assert int(m.group(2)) == hands_on, (
             f"docs/{lang}/{lesson.page} states {m.group(2)} minutes with the scripts run; its core path takes about "
-            f"{hands_on} (words / {WORDS_PER_MINUTE} + {1 + RUN_MINUTES} per script)")
+            f"{hands_on} (words / {WORDS_PER_MINUTE} + {1 + RUN_MINUTES} per script + shown code lines / "
+            f"{LISTING_LINES_PER_MINUTE})")
 
 
 # The home page adds them up for the whole course, in hours (to the nearest hour).
-COURSE_TOTAL = {"en": re.compile(r"about (\d+) hours of reading, or about (\d+) with the scripts run as you go"),
-                "zh": re.compile(r"读完约 (\d+) 小时，边读边跑脚本约 (\d+) 小时")}
+# The exercises are counted, not timed: they range from a two-minute question to an open evening's experiment.
+COURSE_TOTAL = {"en": re.compile(r"about (\d+) hours of reading, or about (\d+) with the scripts run as you go; "
+                                 r"the (\d+) exercises"),
+                "zh": re.compile(r"读完约 (\d+) 小时，边读边跑脚本约 (\d+) 小时；(\d+) 道练习")}
+EXERCISE = {"en": re.compile(r"^\*\*Exercise \d+", re.M), "zh": re.compile(r"^\*\*练习 \d+", re.M)}
 
 
 def test_the_home_page_states_the_course_total():
     reading = sum(reading_minutes(lesson) for lesson in LESSONS)
     hands_on = sum(reading_minutes(lesson, run=True) for lesson in LESSONS)
-    want = (round(reading / 60), round(hands_on / 60))
     for lang, stated in COURSE_TOTAL.items():
+        exercises = sum(len(EXERCISE[lang].findall((ROOT / "docs" / lang / lesson.page).read_text(encoding="utf-8")))
+                        for lesson in LESSONS)
+        want = (round(reading / 60), round(hands_on / 60), exercises)
         m = stated.search((ROOT / "docs" / lang / "index.md").read_text(encoding="utf-8"))
         assert m, f"docs/{lang}/index.md states no total time for the course, in the form {stated.pattern!r}"
-        got = (int(m.group(1)), int(m.group(2)))
-        assert got == want, (f"docs/{lang}/index.md states {got[0]} and {got[1]} hours; the lessons' stated times "
-                             f"add up to {reading} and {hands_on} minutes: {want[0]} and {want[1]} hours")
+        got = tuple(int(g) for g in m.groups())
+        assert got == want, (f"docs/{lang}/index.md states {got[0]} and {got[1]} hours and {got[2]} exercises; the "
+                             f"lessons' stated times add up to {reading} and {hands_on} minutes ({want[0]} and "
+                             f"{want[1]} hours) and they set {exercises} exercises")

@@ -11,6 +11,8 @@ from minigpt.train import train
 from minigpt_course import figures
 
 window_mlp = lesson_module("context", "window_mlp")  # lesson 9's model
+count_bigram = lesson_module("bigram", "bigram")  # lesson 8's CountBigram
+ALPHA = 0.01  # lesson 8's smoothing for the poems, the best of its sweep (snippets/bigram/10_in_the_model.py)
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--steps", type=int, default=300)
@@ -42,12 +44,8 @@ for form, keywords in (("五言绝句", "春风"), ("七言绝句", "明月")):
 with no_grad():
     gpt_loss = np.mean([float(gpt(X[i : i + 64], Y[i : i + 64])[1].data) for i in range(0, N, 64)])
 
-pair = corpus.train[:-1] * V + corpus.train[1:]  # the pair a b as one number a*V + b
-pairs, n_pair = np.unique(pair, return_counts=True)  # sorted pairs, how often each
-n_first = np.bincount(corpus.train[:-1], minlength=V)  # (V,): how often a is followed by anything
-i = np.minimum(np.searchsorted(pairs, X * V + Y), len(pairs) - 1)  # (N, 32)
-n_xy = np.where(pairs[i] == X * V + Y, n_pair[i], 0)  # count of the pair (X, Y), 0 if never seen
-bigram = float(-np.log((n_xy + 1) / (n_first[X] + V)).mean())  # add-one smoothing, no V x V table
+# the chunks tile one stretch of the stream: its pairs are exactly the (X, Y) pairs above
+bigram = count_bigram.CountBigram(corpus.train, V, alpha=ALPHA).nll(val[FIRST - 1 : FIRST + N * 32])
 
 rng = np.random.default_rng(0)
 window = window_mlp.WindowMLP(V, 4, rng=rng)  # 4 tokens before the target, lesson 9's default sizes

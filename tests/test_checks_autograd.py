@@ -1,4 +1,4 @@
-"""The checks of lesson 3's exercises (minigpt_course.checks.autograd) pass right code, on the reader's engine
+"""The checks of lesson 2's exercises (minigpt_course.checks.autograd) pass right code, on the reader's engine
 (snippets/autograd/tensor.py) and on the library's, and fail each named wrong version with its hint."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from minigpt.tensor import Tensor as LibTensor
 from test_lesson_modules import load
 
 ReaderTensor = load("autograd", "tensor").Tensor
-ENGINES = pytest.mark.parametrize("Tensor", [ReaderTensor, LibTensor], ids=["lesson-3", "minigpt"])
+ENGINES = pytest.mark.parametrize("Tensor", [ReaderTensor, LibTensor], ids=["lesson-2", "minigpt"])
 
 
 def tanh_with(local, *, accumulate=True, make=True):
@@ -124,7 +124,7 @@ def test_check_topological_order_passes_the_engines_order_built_with_a_stack(Ten
     (lambda loss: stack_order(loss)[::-1], "L comes first: that is the order backward() walks"),
     (no_visited, "appears twice"),
     (breadth_first, "before its parent"),
-    (lambda loss: loss._topological_order(), "raised RecursionError"),  # lesson 3's own order recurses
+    (lambda loss: loss._topological_order(), "raised RecursionError"),  # lesson 2's own order recurses
     (lambda loss: stack_order(loss)[1:], "missing d (1 of 7 tensors)"),  # the engine walks the last input first: d
     (lambda loss: {t for t in stack_order(loss)}, "expected a list of tensors, got set"),
 ], ids=["empty", "loss first", "no visited", "breadth first", "recursive", "a leaf missing", "a set"])

@@ -232,7 +232,7 @@ def test_every_lesson_of_the_repository_is_listed_in_course_order(capsys):
     listed = out.split(":", 1)[1].replace(",", " ").split()
     with_scripts = {p.parent.name for p in (ROOT / "snippets").glob("*/[0-9][0-9]_*.py")}
     assert code == 0 and set(listed) == with_scripts - {"home"}  # home: index.md's scripts
-    assert listed[:3] == ["setup", "first-network", "storage"] and listed.index("layers-optim") < listed.index("multi-head")
+    assert listed[:3] == ["setup", "first-network", "broadcast-matmul"] and listed.index("layers-optim") < listed.index("multi-head")
 
 
 @pytest.mark.skipif(not (Path(os.environ.get("MINIGPT_DATA", "/nonexistent")) / "tinyshakespeare").is_dir(),

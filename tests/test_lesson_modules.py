@@ -20,10 +20,10 @@ SNIPPETS = ROOT / "snippets"
 LESSONS = [lesson.slug for lesson in lessons(ROOT)]  # in course order (mkdocs.yml's nav)
 MODULES = sorted(p for p in SNIPPETS.glob("*/*.py") if not re.match(r"\d\d_", p.name))
 NAMES = sorted({p.stem for p in MODULES})
-ENGINES = [slug for slug in LESSONS if (SNIPPETS / slug / "tensor.py").exists()]  # lessons 3-5: a Tensor each
+ENGINES = [slug for slug in LESSONS if (SNIPPETS / slug / "tensor.py").exists()]  # lessons 2-4: a Tensor each
 
 
-def test_the_engines_are_lessons_3_to_5_in_course_order():  # lesson 6 builds on lesson 5's
+def test_the_engines_are_lessons_3_to_5_in_course_order():  # lesson 5 builds on lesson 4's
     assert ENGINES == ["autograd", "gradcheck", "softmax-cross-entropy"]
 
 
@@ -157,7 +157,7 @@ def test_lesson_2_broadcasting_and_batched_matmul_agree_with_numpy():
 
 def test_lesson_4_gradcheck_passes_right_gradients_and_catches_a_wrong_one():
     gc = load("gradcheck", "gradcheck")
-    assert defined_in(gc.Tensor) == "gradcheck/tensor.py"  # lesson 4's own engine, beside it
+    assert defined_in(gc.Tensor) == "gradcheck/tensor.py"  # lesson 3's own engine, beside it
     assert gc.gradcheck(lambda x, w: (x @ w).tanh().mean(), rand(0, 2, 3, 4), rand(1, 4, 5)) < 1e-8
     wrong = gc.Tensor.tanh
 
@@ -201,7 +201,7 @@ def test_lesson_5_cross_entropy_matches_torch_and_survives_huge_logits():
     ref.backward()
     np.testing.assert_allclose(loss.data, ref.item(), rtol=1e-12)
     np.testing.assert_allclose(x.grad, t.grad.numpy(), rtol=1e-10, atol=1e-14)
-    assert defined_in(functional.Tensor) == "softmax-cross-entropy/tensor.py"  # built on lesson 5's engine
+    assert defined_in(functional.Tensor) == "softmax-cross-entropy/tensor.py"  # built on lesson 4's engine
     assert loss._op == "cross_entropy" and loss._prev == (x,)  # one fused node, straight from the logits
     assert not hasattr(load("gradcheck", "tensor").Tensor, "softmax") and hasattr(tensor.Tensor, "softmax")
     with pytest.raises(ValueError, match="integer targets"):
@@ -238,7 +238,7 @@ def test_lesson_6_layers_and_optimisers_agree_with_torch_and_the_library():
 
     nn, optim = load("layers-optim", "nn"), load("layers-optim", "optim")
     Tensor = nn.Tensor
-    assert defined_in(Tensor) == "softmax-cross-entropy/tensor.py"  # lesson 5's engine, not a copy
+    assert defined_in(Tensor) == "softmax-cross-entropy/tensor.py"  # lesson 4's engine, not a copy
     rng = np.random.default_rng(0)
     ours = {"lin": nn.Linear(4, 3, rng=rng), "ln": nn.LayerNorm(3), "emb": nn.Embedding(6, 4, rng=rng)}
     lib = {"lin": lib_nn.Linear(4, 3).to(np.float64), "ln": lib_nn.LayerNorm(3).to(np.float64),
@@ -375,7 +375,7 @@ def test_backward_needs_one_number_that_depends_on_a_tensor_with_requires_grad(l
 # A lesson module lives only in the lesson that writes or changes it (CONTRIBUTING.md): a later lesson
 # imports it from there instead of carrying a copy. Two modules whose lines are at least 97% the same
 # (difflib's matching lines, over the longer file) count as copies: a changed docstring does not hide one,
-# while lesson 4's Tensor, which lesson 5 grows by two ops, is not a copy of it.
+# while lesson 3's Tensor, which lesson 4 grows by two ops, is not a copy of it.
 def _same_share(a: list[str], b: list[str]) -> float:
     same = sum(m.size for m in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks())
     return same / max(len(a), len(b), 1)
@@ -399,7 +399,7 @@ def test_no_lesson_module_is_a_copy_of_another():
         + "\n".join(copies))
 
 
-# Lesson 9 (lm/context): the reader's fixed-window MLP, built on the library's engine.
+# Lesson 8 (lm/context): the reader's fixed-window MLP, built on the library's engine.
 
 
 def _window_model(k=3, V=11, seed=0):

@@ -14,7 +14,7 @@ from minigpt_course import workbook
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "minigpt"
-PART1 = ["storage", "broadcast-matmul", "autograd", "gradcheck", "softmax-cross-entropy", "layers-optim"]
+PART1 = ["broadcast-matmul", "autograd", "gradcheck", "softmax-cross-entropy", "layers-optim"]
 
 
 def relative_to_flat(text: str) -> str:
@@ -101,8 +101,8 @@ def test_init_creates_the_files_and_refuses_a_non_empty_folder(tmp_path, capsys)
     assert cli.main(["workbook", "init", str(wb), "--lang", "zh"]) == 0
     names = sorted(p.name for p in wb.iterdir())
     assert names == sorted([name for name, *_ in workbook.files()] + ["README.md"])
-    assert "第 3 (autograd) 课开始" not in (wb / "tensor.py").read_text(encoding="utf-8")  # it starts at storage
-    assert "第 1 (storage) 课" in (wb / "tensor.py").read_text(encoding="utf-8")
+    assert "第 2 (autograd) 课开始" not in (wb / "tensor.py").read_text(encoding="utf-8")  # it starts at broadcast-matmul
+    assert "第 1 (broadcast-matmul) 课" in (wb / "tensor.py").read_text(encoding="utf-8")
     assert f"minigpt check first-network --workbook {wb}" in (wb / "README.md").read_text(encoding="utf-8")
     assert "练习本" in (wb / "README.md").read_text(encoding="utf-8")
     capsys.readouterr()
@@ -137,7 +137,7 @@ def test_check_all_is_a_table_in_course_order(library_workbook, capsys):
     assert code == 0, out
     rows = [line.split()[0] for line in out.splitlines()[1:]]
     assert [r for r in rows if r in PART1] == PART1
-    assert rows.index("storage") < rows.index("autograd") < rows.index("layers-optim")
+    assert rows.index("autograd") < rows.index("layers-optim") < rows.index("storage") < rows.index("multi-head")
 
 
 def test_empty_workbook_says_what_is_not_written_yet(tmp_path, capsys):
@@ -145,9 +145,9 @@ def test_empty_workbook_says_what_is_not_written_yet(tmp_path, capsys):
     workbook.init(wb, "en")
     code, out = run_check(capsys, "autograd", "--workbook", str(wb), "--lang", "en")
     assert code == 1
-    assert "tensor.py has no Tensor yet: lesson 3 (autograd) adds it" in out and "Traceback" not in out
+    assert "tensor.py has no Tensor yet: lesson 2 (autograd) adds it" in out and "Traceback" not in out
     code, out = run_check(capsys, "storage", "--workbook", str(wb), "--lang", "zh")
-    assert code == 1 and "tensor.py 里还没有 contiguous_strides：第 1 (storage) 课" in out
+    assert code == 1 and "tensor.py 里还没有 contiguous_strides：第 11 (storage) 课" in out
     code, out = run_check(capsys, "--all", "--workbook", str(wb), "--lang", "en")
     assert code == 1 and "0/1 not yet" in out and "0/2 not yet" in out
 
@@ -296,8 +296,8 @@ def test_a_failing_check_says_which_section_to_reread(library_workbook, capsys):
     path.write_text(path.read_text(encoding="utf-8").replace("keepdims=True) + alpha * V", "keepdims=True) + alpha"),
                     encoding="utf-8")
     code, out = run_check(capsys, "bigram", "--workbook", str(library_workbook), "--lang", "en")
-    assert code == 1 and "reread: lesson 8 (bigram), “What an unseen pair costs” (#unseen)" in out, out  # its title
+    assert code == 1 and "reread: lesson 7 (bigram), “What an unseen pair costs” (#unseen)" in out, out  # its title
     code, out = run_check(capsys, "bigram", "--workbook", str(library_workbook), "--lang", "zh")
-    assert "重读：第 8 (bigram) 课「没见过的组合要付出什么代价」一节（#unseen）" in out, out
+    assert "重读：第 7 (bigram) 课「没见过的组合要付出什么代价」一节（#unseen）" in out, out
     code, out = run_check(capsys, "context", "--workbook", str(library_workbook), "--lang", "en")
     assert code == 0 and "reread" not in out  # control: a passing check sends nobody back

@@ -1,7 +1,7 @@
-"""Broadcasting and batched matmul, as lesson 2 builds them on plain numpy arrays.
+"""Broadcasting and batched matmul, as lesson 1 builds them on plain numpy arrays.
 
 broadcast_shapes and batched_matmul spell out rules numpy and torch apply silently; unbroadcast is the
-backward pass of broadcasting, which lesson 4 puts into the engine.
+backward pass of broadcasting, which lesson 3 puts into the engine.
 """
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ from minigpt.tensor import no_grad
 from minigpt.train import train
 from minigpt_course import figures
 
-window_mlp = lesson_module("context", "window_mlp")  # lesson 9's model
-count_bigram = lesson_module("bigram", "bigram")  # lesson 8's CountBigram
-ALPHA = 0.01  # lesson 8's smoothing for the poems, the best of its sweep (snippets/bigram/10_in_the_model.py)
+window_mlp = lesson_module("context", "window_mlp")  # lesson 8's model
+count_bigram = lesson_module("bigram", "bigram")  # lesson 7's CountBigram
+ALPHA = 0.01  # lesson 7's smoothing for the poems, the best of its sweep (snippets/bigram/10_in_the_model.py)
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--steps", type=int, default=300)
@@ -48,7 +48,7 @@ with no_grad():
 bigram = count_bigram.CountBigram(corpus.train, V, alpha=ALPHA).nll(val[FIRST - 1 : FIRST + N * 32])
 
 rng = np.random.default_rng(0)
-window = window_mlp.WindowMLP(V, 4, rng=rng)  # 4 tokens before the target, lesson 9's default sizes
+window = window_mlp.WindowMLP(V, 4, rng=rng)  # 4 tokens before the target, lesson 8's default sizes
 window_mlp.train(window, corpus, STEPS, batch_size=128, rng=rng)  # 128 targets a step, as the GPT's 4 x 32
 wx, wy = window_mlp.windows(val, 4, FIRST)  # (M, 4), (M,)
 window_loss = window_mlp.evaluate(window, wx[: N * 32], wy[: N * 32])

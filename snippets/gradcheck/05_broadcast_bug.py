@@ -18,7 +18,7 @@ Tensor3 = runpy.run_path(str(Path(__file__).parents[1] / "autograd" / "tensor.py
 try:
     f(Tensor3(x), Tensor3(b, requires_grad=True)).backward()
 except ValueError as e:
-    print("lesson 3           :", e)
+    print("lesson 2           :", e)
 
 
 def accumulate_as_is(self, g):  # grad += g, g: (B, T, C)

@@ -1,8 +1,8 @@
-"""Layers, lesson 6: Module collects Parameters; Linear, Embedding and LayerNorm are built from the
+"""Layers, lesson 5: Module collects Parameters; Linear, Embedding and LayerNorm are built from the
 engine's ops (the library, src/minigpt/nn.py, has the same names, arguments and parameter shapes).
 
-The engine is the one lesson 5 left, not a copy: snippets/softmax-cross-entropy/tensor.py and
-functional.py, imported as lesson 5's modules under their own names, so that ``import tensor`` and
+The engine is the one lesson 4 left, not a copy: snippets/softmax-cross-entropy/tensor.py and
+functional.py, imported as lesson 4's modules under their own names, so that ``import tensor`` and
 ``import functional`` find them here as in the reader's folder.
 """
 
@@ -12,7 +12,7 @@ import numpy as np
 
 from minigpt_course.lessons import lesson_module
 
-Tensor = lesson_module("softmax-cross-entropy", "tensor").Tensor  # lesson 5's engine
+Tensor = lesson_module("softmax-cross-entropy", "tensor").Tensor  # lesson 4's engine
 lesson_module("softmax-cross-entropy", "functional")  # and its cross_entropy, for the scripts
 
 

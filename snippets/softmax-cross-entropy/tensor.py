@@ -1,4 +1,4 @@
-"""The Tensor of lesson 5: lesson 4's engine plus softmax and log_softmax, each one op with its own
+"""The Tensor of lesson 4: lesson 3's engine plus softmax and log_softmax, each one op with its own
 backward, computed with the max subtracted first so that large logits cannot overflow.
 """
 
@@ -9,7 +9,7 @@ import numpy as np
 
 # --8<-- [start:unbroadcast]
 def unbroadcast(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """Sum the gradient g of a broadcast result back to ``shape`` (lesson 2)."""
+    """Sum the gradient g of a broadcast result back to ``shape`` (lesson 1)."""
     if g.shape == shape:
         return g
     g = g.sum(axis=tuple(range(g.ndim - len(shape))))  # dims broadcasting added in front

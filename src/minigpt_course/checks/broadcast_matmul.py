@@ -118,5 +118,8 @@ def check_broadcast_shapes(fn) -> Result:
     return passed(name, say("passed", n=len(PAIRS), fits=fits, errors=len(PAIRS) - fits))
 
 
-LESSON = Lesson("broadcast-matmul", introduces=(("tensor.py", "broadcast_shapes"),), checks=(
+LESSON = Lesson("broadcast-matmul", starts={"tensor.py": (
+    "broadcasting (broadcast-matmul), the Tensor and autograd (autograd on), strides (storage)",
+    "广播（broadcast-matmul）、Tensor 和自动求导（autograd 起）、步长（storage）")},
+    introduces=(("tensor.py", "broadcast_shapes"),), checks=(
     Check("broadcast_shapes", "rules", lambda wb: check_broadcast_shapes(wb.get("tensor.py", "broadcast_shapes"))),))

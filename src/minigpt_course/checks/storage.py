@@ -95,9 +95,6 @@ def check_contiguous_strides(fn) -> Result:
     return passed(name, say("passed", n=len(SHAPES), lo=dims[0], hi=dims[-1]))
 
 
-LESSON = Lesson("storage", starts={"tensor.py": (
-    "strides (storage), broadcasting (broadcast-matmul), the Tensor and autograd (autograd on)",
-    "步长（storage）、广播（broadcast-matmul）、Tensor 和自动求导（autograd 起）")},
-    introduces=(("tensor.py", "contiguous_strides"),),
+LESSON = Lesson("storage", introduces=(("tensor.py", "contiguous_strides"),),
     checks=(Check("contiguous_strides", "row-major",
                   lambda wb: check_contiguous_strides(wb.get("tensor.py", "contiguous_strides"))),))

@@ -1,5 +1,5 @@
 """Does a GPT pass the window model? Score a GPT that `minigpt train` made (PyTorch, Part 4) and lesson 8's
-window MLP, trained on as many targets, on this lesson's 8,192 validation targets. With no argument it trains
+window MLP, trained on as many targets, on 8,192 targets of the poems' validation split. With no argument it trains
 a tiny GPT first (seconds); --checkpoint runs/poems-cpu scores the model `minigpt train --preset poems-cpu` made.
 """
 
@@ -24,7 +24,7 @@ parser.add_argument("--checkpoint", help="a poems run folder or ckpt.pt; default
 args = parser.parse_args()
 corpus = poem_corpus()
 V, val = corpus.tokenizer.vocab_size, corpus.val
-N, FIRST = 256, 17  # the same 256 chunks of 32 targets as 01_first_look.py
+N, FIRST = 256, 17  # 256 chunks of 32 targets, from position 17: every window has its 4 tokens
 starts = FIRST - 1 + 32 * np.arange(N)
 X, Y = val[starts[:, None] + np.arange(32)], val[starts[:, None] + np.arange(1, 33)]  # (N, 32) each
 

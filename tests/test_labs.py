@@ -10,6 +10,7 @@ twin runs; the English one stores the same texts and plots.
 
 from __future__ import annotations
 
+import collections
 import re
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from browser.build import built_site
 LABS = labs.labs("zh")
 # each part's lessons link to its lab: a part is a group of the nav, and the folder of its first page names the
 # lab (Part 3's first page is attention/self-attention.md: labs/attention.ipynb), so a lesson whose page lives in
-# another folder (tensor/storage.md, lesson 11 of Part 3) links the lab of the part it is read in
+# another folder (tensor/storage.md, lesson 23 of Part 3) links the lab of the part it is read in
 
 
 def _nav_entries(items):
@@ -56,8 +57,9 @@ def _parts():
         value = next(iter(item.values())) if isinstance(item, dict) else item
         if isinstance(value, list):
             pages = [p for p in _nav_entries(value) if p.endswith(".md")]
-            if pages and f"labs/{Path(pages[0]).parent}.ipynb" in LABS:
-                parts[f"labs/{Path(pages[0]).parent}.ipynb"] = pages
+            folders = collections.Counter(str(Path(p).parent) for p in pages).most_common(1)
+            if folders and f"labs/{folders[0][0]}.ipynb" in LABS:
+                parts[f"labs/{folders[0][0]}.ipynb"] = pages
     return parts
 
 

@@ -137,7 +137,7 @@ def test_check_all_is_a_table_in_course_order(library_workbook, capsys):
     assert code == 0, out
     rows = [line.split()[0] for line in out.splitlines()[1:]]
     assert [r for r in rows if r in PART1] == PART1
-    assert rows.index("autograd") < rows.index("layers-optim") < rows.index("storage") < rows.index("multi-head")
+    assert rows.index("autograd") < rows.index("layers-optim") < rows.index("multi-head") < rows.index("storage") < rows.index("bpe")
 
 
 def test_empty_workbook_says_what_is_not_written_yet(tmp_path, capsys):
@@ -147,7 +147,7 @@ def test_empty_workbook_says_what_is_not_written_yet(tmp_path, capsys):
     assert code == 1
     assert "tensor.py has no Tensor yet: lesson 2 (autograd) adds it" in out and "Traceback" not in out
     code, out = run_check(capsys, "storage", "--workbook", str(wb), "--lang", "zh")
-    assert code == 1 and "tensor.py 里还没有 contiguous_strides：第 11 (storage) 课" in out
+    assert code == 1 and "tensor.py 里还没有 contiguous_strides：第 23 (storage) 课" in out
     code, out = run_check(capsys, "--all", "--workbook", str(wb), "--lang", "en")
     assert code == 1 and "0/1 not yet" in out and "0/2 not yet" in out
 

@@ -4,7 +4,7 @@ Two forms of the same model. ``CountBigram`` counts every (current, next) pair o
 the training stream into a (V, V) table and turns each row into probabilities;
 ``LearnedBigram`` learns a (V, V) table of logits with the Part 1 engine
 (``minigpt.nn``), the model lesson 5's toy grew from. ``draw`` and ``generate`` sample
-from either, one token at a time. The library's GPT (lesson 14) replaces the single row
+from either, one token at a time. The library's GPT (lesson 13) replaces the single row
 lookup with attention over the whole context.
 """
 

@@ -1,6 +1,6 @@
 """A recorded output that pages quote in several places is quoted as it was recorded: each quote is a ```text
 fence equal to the record's file. The recorded poem and lesson 13's comparison of the course's poems-cpu checkpoint
-with the window model stand on the home page, in README.md and at the top of lesson 13, in both languages; when the
+with the window model stand on the home page, in README.md and in lesson 13 (#in-the-model), in both languages; when the
 record is made again, this test names every place to replace."""
 
 import re

@@ -58,8 +58,8 @@ def _parts():
         if isinstance(value, list):
             pages = [p for p in _nav_entries(value) if p.endswith(".md")]
             folders = collections.Counter(str(Path(p).parent) for p in pages).most_common(1)
-            if folders and f"labs/{folders[0][0]}.ipynb" in LABS:
-                parts[f"labs/{folders[0][0]}.ipynb"] = pages
+            if folders and f"labs/{folders[0][0]}.ipynb" in LABS:  # Part 4 and the systems track share train's lab
+                parts.setdefault(f"labs/{folders[0][0]}.ipynb", []).extend(pages)
     return parts
 
 

@@ -1,5 +1,5 @@
 """The Tensor of lesson 3: lesson 2's engine, with gradients of broadcast inputs summed back
-(unbroadcast, from lesson 1) and the shape ops a model needs (mean, reshape, permute, indexing),
+(unbroadcast) and the shape ops a model needs (mean, reshape, permute, indexing),
 every op checked against finite differences and PyTorch.
 """
 
@@ -10,7 +10,7 @@ import numpy as np
 
 # --8<-- [start:unbroadcast]
 def unbroadcast(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """Sum the gradient g of a broadcast result back to ``shape`` (lesson 1)."""
+    """Sum g, the gradient of a broadcast result, back to ``shape``: its copies' gradients add up."""
     if g.shape == shape:
         return g
     g = g.sum(axis=tuple(range(g.ndim - len(shape))))  # dims broadcasting added in front

@@ -8,7 +8,7 @@ x, y = pairs()  # (N,), (N,)
 best = floor(x, y)
 print(f"N={len(x)} pairs, V={V}; ln V = {np.log(V):.3f}; floor (counted) = {best:.3f}")
 runs = {}
-for name, make in (("SGD lr=1.0", lambda ps: SGD(ps, lr=1.0)),
+for name, make in (("SGD lr=10.0", lambda ps: SGD(ps, lr=10.0)),
                    ("AdamW lr=0.03", lambda ps: AdamW(ps, lr=0.03, weight_decay=0.0))):
     model = TinyLM(C=16, rng=np.random.default_rng(0))  # the same start for both
     runs[name] = train(model, make(model.parameters()), x, y, steps=200)

@@ -25,7 +25,7 @@ right, wrong = (Tensor(x) @ sq.weight.T).data, (Tensor(x) @ sq.weight).data
 print("square layer, x @ W instead of x @ W.T: shape", wrong.shape, "same values:", np.allclose(right, wrong))
 
 C, V, N = 64, 74, 1000
-h = Tensor(rng.standard_normal((N, C)))  # (N, C), unit scale like LayerNorm's output
+h = Tensor(rng.standard_normal((N, C)))  # (N, C), unit scale
 y = rng.integers(0, V, N)
 print(f"\nLinear({C}, {V}) on unit-scale inputs; a model that knows nothing should say ln V = {math.log(V):.3f}")
 print("  std      logits std  first loss")

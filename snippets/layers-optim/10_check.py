@@ -14,8 +14,8 @@ xt, yt = torch.from_numpy(x), torch.from_numpy(y)
 def twins(seed=0):
     """Our TinyLM and the same model in torch.nn, same float64 weights."""
     ours = TinyLM(C=16, rng=np.random.default_rng(seed))
-    theirs = torch.nn.Sequential(torch.nn.Embedding(V, 16), torch.nn.LayerNorm(16), torch.nn.Linear(16, V)).double()
-    for p, q in zip(ours.parameters(), theirs.parameters()):  # wte, ln_f, lm_head in order
+    theirs = torch.nn.Sequential(torch.nn.Embedding(V, 16), torch.nn.Linear(16, V)).double()
+    for p, q in zip(ours.parameters(), theirs.parameters()):  # wte, lm_head in order
         q.data = torch.from_numpy(p.data.copy())
     return ours, theirs
 

@@ -13,14 +13,14 @@ from minigpt.tensor import Tensor as LibTensor
 
 
 class LibTinyLM(lib_nn.Module):
-    """TinyLM from src/minigpt/nn.py: the same three layers and names."""
+    """TinyLM from src/minigpt/nn.py: the same two layers and names."""
 
     def __init__(self, C=16):
         super().__init__()
-        self.wte, self.ln_f, self.lm_head = lib_nn.Embedding(V, C), lib_nn.LayerNorm(C), lib_nn.Linear(C, V)
+        self.wte, self.lm_head = lib_nn.Embedding(V, C), lib_nn.Linear(C, V)
 
     def forward(self, idx):
-        return self.lm_head(self.ln_f(self.wte(idx)))  # (N,) -> (N, V)
+        return self.lm_head(self.wte(idx))  # (N,) -> (N, V)
 
 
 x, y = pairs()

@@ -1,6 +1,6 @@
 import numpy as np
 
-from nn import LayerNorm
+from nn import Linear
 
 from tensor import Tensor
 
@@ -27,15 +27,16 @@ def graph(out):
 
 
 x = np.random.default_rng(0).standard_normal((8, 32, 64))  # (B, T, C)
-ours, lib64, lib32 = LayerNorm(64), lib_nn.LayerNorm(64).to(np.float64), lib_nn.LayerNorm(64)
-print("LayerNorm on (8, 32, 64)          ops  kept for backward")
-for name, ln, T in (("yours, composed, float64", ours, Tensor), ("library, fused, float64 ", lib64, LibTensor),
-                    ("library, fused, float32 ", lib32, LibTensor)):
-    inp = T(x.astype(np.float32) if ln is lib32 else x, requires_grad=True)
-    out = ln(inp)
+ours, lib64, lib32 = Linear(64, 64), lib_nn.Linear(64, 64).to(np.float64), lib_nn.Linear(64, 64)
+lib64.weight.data, lib32.weight.data = ours.weight.data.copy(), ours.weight.data.astype(np.float32)
+print("Linear(64, 64) on (8, 32, 64)     ops  kept for backward")
+for name, layer, T in (("yours, float64          ", ours, Tensor), ("library, float64        ", lib64, LibTensor),
+                       ("library, float32        ", lib32, LibTensor)):
+    inp = T(x.astype(np.float32) if layer is lib32 else x, requires_grad=True)
+    out = layer(inp)
     ops, size = graph(out)
     print(f"  {name}  {ops:>5}  {size / 1024:>7.0f} KiB")
-    if ln is lib32:
+    if layer is lib32:
         print("  float32 vs float64, max |diff| < 1e-5:", np.abs(out.data - lib64(LibTensor(x)).data).max() < 1e-5)
 with no_grad():
     print("library, inside no_grad(): ops recorded", graph(lib64(LibTensor(x, requires_grad=True)))[0])

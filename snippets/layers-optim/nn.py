@@ -1,5 +1,6 @@
-"""Layers, lesson 5: Module collects Parameters; Linear, Embedding and LayerNorm are built from the
-engine's ops (the library, src/minigpt/nn.py, has the same names, arguments and parameter shapes).
+"""Layers, lesson 5: Module collects Parameters; Linear and Embedding (and LayerNorm, added in lesson 8,
+the first model that needs it) are built from the engine's ops (the library, src/minigpt/nn.py, has the
+same names, arguments and parameter shapes).
 
 The engine is the one lesson 4 left, not a copy: snippets/softmax-cross-entropy/tensor.py and
 functional.py, imported as lesson 4's modules under their own names, so that ``import tensor`` and

@@ -1,14 +1,14 @@
 """The toy problem of lesson 5: predict the next character of four short poems from the current one.
 
-The data, a model made of the three layers (wte -> ln_f -> lm_head, named as the first and last layers
-of nanoGPT's GPT) and the training loop that the lesson's scripts share.
+The data, a model made of two layers (wte -> lm_head, named as the first and last layers of nanoGPT's
+GPT) and the training loop that the lesson's scripts share.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from nn import Embedding, LayerNorm, Linear, Module
+from nn import Embedding, Linear, Module
 
 from functional import cross_entropy
 
@@ -44,11 +44,10 @@ class TinyLM(Module):
 
     def __init__(self, C: int = 16, rng=None):
         self.wte = Embedding(V, C, rng=rng)  # (V, C)
-        self.ln_f = LayerNorm(C)  # (C,), (C,)
         self.lm_head = Linear(C, V, rng=rng)  # (V, C), (V,)
 
     def forward(self, idx):
-        return self.lm_head(self.ln_f(self.wte(idx)))  # (N,) -> (N, C) -> (N, C) -> (N, V)
+        return self.lm_head(self.wte(idx))  # (N,) -> (N, C) -> (N, V)
 # --8<-- [end:model]
 
 

@@ -7,6 +7,7 @@ from minigpt.tensor import Tensor as LibTensor
 from minigpt_course.lessons import lesson_module
 
 nn = lesson_module("layers-optim", "nn")  # your nn.py, LayerNorm added
+graph = lesson_module("layers-optim", "memory").graph  # lesson 5's count of what backward keeps
 LayerNorm, Tensor = nn.LayerNorm, nn.Tensor
 
 ln = LayerNorm(4)
@@ -39,16 +40,5 @@ for k in (1, 4, 16):
 x = np.random.default_rng(0).standard_normal((8, 32, 64))  # (B, T, C)
 for name, layer, T in (("yours, composed ", LayerNorm(64), Tensor),
                        ("library, fused  ", lib_nn.LayerNorm(64).to(np.float64), LibTensor)):
-    out, seen, stack, ops, arrays = layer(T(x, requires_grad=True)), set(), [], 0, {}
-    stack.append(out)
-    while stack:  # walk the graph: each op's output and the arrays its _backward keeps
-        t = stack.pop()
-        if id(t) not in seen and t._backward is not None:
-            seen.add(id(t))
-            ops += 1
-            arrays[id(t.data)] = t.data
-            for cell in t._backward.__closure__ or ():
-                if isinstance(cell.cell_contents, np.ndarray):
-                    arrays[id(cell.cell_contents)] = cell.cell_contents
-            stack.extend(t._prev)
-    print(f"LayerNorm on (8, 32, 64), {name}: ops recorded {ops:>2}, kept for backward {sum(a.nbytes for a in arrays.values()) / 1024:.0f} KiB")
+    ops, kept = graph(layer(T(x, requires_grad=True)))
+    print(f"LayerNorm on (8, 32, 64), {name}: ops recorded {ops:>2}, kept for backward {kept / 1024:.0f} KiB")

@@ -1,5 +1,6 @@
 import numpy as np
 
+from memory import graph
 from nn import Linear
 
 from tensor import Tensor
@@ -7,23 +8,6 @@ from tensor import Tensor
 from minigpt import nn as lib_nn
 from minigpt.tensor import Tensor as LibTensor
 from minigpt.tensor import no_grad
-
-
-def graph(out):
-    """(ops recorded, bytes kept for backward: each op's output and the arrays its _backward closes over)."""
-    seen, stack, ops, arrays = set(), [out], 0, {}
-    while stack:
-        t = stack.pop()
-        if id(t) not in seen:
-            seen.add(id(t))
-            if t._backward is not None:
-                ops += 1
-                arrays[id(t.data)] = t.data
-                for cell in t._backward.__closure__ or ():
-                    if isinstance(cell.cell_contents, np.ndarray):
-                        arrays[id(cell.cell_contents)] = cell.cell_contents
-            stack.extend(t._prev)
-    return ops, sum(a.nbytes for a in arrays.values())
 
 
 x = np.random.default_rng(0).standard_normal((8, 32, 64))  # (B, T, C)

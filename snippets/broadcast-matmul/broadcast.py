@@ -1,7 +1,7 @@
 """Broadcasting and batched matmul, as lesson 1 builds them on plain numpy arrays.
 
-broadcast_shapes and batched_matmul spell out rules numpy and torch apply silently; unbroadcast is the
-backward pass of broadcasting, which lesson 3 puts into the engine.
+broadcast_shapes and batched_matmul spell out rules numpy and torch apply silently; broadcasting's
+backward pass, un-broadcasting, waits for lesson 3's engine (snippets/gradcheck/tensor.py).
 """
 
 from __future__ import annotations
@@ -42,13 +42,3 @@ def batched_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 # --8<-- [end:batched_matmul]
 
-
-# --8<-- [start:unbroadcast]
-def unbroadcast(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """Sum the gradient g of a broadcast result back to the input's ``shape``: every copy broadcasting
-    made of an input element passed its own gradient, and they add up."""
-    extra = g.ndim - len(shape)
-    g = g.sum(axis=tuple(range(extra)))  # dims broadcasting added in front
-    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
-    return g.sum(axis=stretched, keepdims=True)  # dims of size 1 that were stretched
-# --8<-- [end:unbroadcast]

@@ -21,9 +21,9 @@ import yaml
 from browser.build import built_site
 
 LABS = labs.labs("zh")
-# each part's lessons link to its lab: a part is a group of the nav, and the folder of its first page names the
-# lab (Part 3's first page is attention/self-attention.md: labs/attention.ipynb), so a lesson whose page lives in
-# another folder (tensor/storage.md, lesson 23 of Part 3) links the lab of the part it is read in
+# each part's lessons link to its lab: a part is a group of the nav, and the folder most of its pages live in names
+# the lab (Part 3's pages are attention/*.md: labs/attention.ipynb). A page read in another group than its folder's
+# (tensor/storage.md, appendix lesson 23) links the lab of its group, if that group has one.
 
 
 def _nav_entries(items):
@@ -35,25 +35,24 @@ def _nav_entries(items):
             yield value
 
 
-def _nav():
+def _nav_tree() -> list:
+    """mkdocs.yml's nav as YAML reads it (the file's !python tags left as None)."""
     class Loader(yaml.SafeLoader):
         pass
 
     Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
     Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-    return list(_nav_entries(yaml.load((labs.ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)["nav"]))
+    return yaml.load((labs.ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)["nav"]
+
+
+def _nav():
+    return list(_nav_entries(_nav_tree()))
 
 
 def _parts():
-    """{lab: the pages of the nav group it belongs to}, for the nav groups whose first page names a lab."""
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-    nav = yaml.load((labs.ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)["nav"]
+    """{lab: the pages of the nav groups it belongs to}, for the groups whose pages' usual folder names a lab."""
     parts = {}
-    for item in nav:
+    for item in _nav_tree():
         value = next(iter(item.values())) if isinstance(item, dict) else item
         if isinstance(value, list):
             pages = [p for p in _nav_entries(value) if p.endswith(".md")]

@@ -7,6 +7,10 @@ from toy import V, TinyLM, pairs
 
 from functional import cross_entropy
 
+from minigpt import functional as lib_F
+from minigpt import nn as lib_nn
+from minigpt import optim as lib_optim
+
 x, y = pairs()
 xt, yt = torch.from_numpy(x), torch.from_numpy(y)
 
@@ -49,3 +53,27 @@ for name, (mine, ref) in optimisers.items():
         opt.step(), topt.step()
     d = gap(ours, theirs)
     print(f"{name}: 5 steps, every weight max |diff| < 1e-10: {d < 1e-10}" + ("" if d < 1e-10 else f" ({d:.4f})"))
+
+
+class LibTinyLM(lib_nn.Module):
+    """TinyLM from src/minigpt/, the library lessons 6 on import: the same names, so the weights load as they are."""
+
+    def __init__(self, C=16):
+        super().__init__()
+        self.wte, self.lm_head = lib_nn.Embedding(V, C), lib_nn.Linear(C, V)
+
+    def forward(self, idx):
+        return self.lm_head(self.wte(idx))
+
+
+ours, lib = TinyLM(C=16, rng=np.random.default_rng(0)), LibTinyLM().to(np.float64)
+lib.load_state_dict({name: p.data for name, p in ours.named_parameters()})
+for model, opt, loss_fn in ((ours, AdamW(ours.parameters(), lr=0.03), cross_entropy),
+                            (lib, lib_optim.AdamW(lib.parameters(), lr=0.03), lib_F.cross_entropy)):
+    for _ in range(5):
+        loss = loss_fn(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+d = max(np.abs(p.data - q.data).max() for p, q in zip(ours.parameters(), lib.parameters()))
+print(f"AdamW vs src/minigpt/ : 5 steps, every weight max |diff| < 1e-12: {d < 1e-12}")

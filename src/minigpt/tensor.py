@@ -145,7 +145,6 @@ class Tensor:
             arr = arr.astype(self.dtype, copy=False)
         return Tensor(arr)
 
-    # --8<-- [start:backward]
     def backward(self, gradient=None) -> None:
         """Fill ``.grad`` of every tensor this one was computed from (chain rule)."""
         if not self.requires_grad:
@@ -191,7 +190,6 @@ class Tensor:
                 stack.append((node, True))
                 stack.extend((p, False) for p in node._prev)
         return order
-    # --8<-- [end:backward]
 
     # --- plain properties -----------------------------------------------------------
 

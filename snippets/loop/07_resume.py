@@ -5,7 +5,7 @@ from pathlib import Path
 import torch
 
 from minigpt.presets import get_preset
-from minigpt.train import make_engine, train
+from minigpt.train import lr_at, make_engine, train
 
 
 class Killed(Exception):
@@ -27,7 +27,7 @@ with tempfile.TemporaryDirectory() as tmp:
     try:
         train(get_preset("tiny", out_dir=b, **kw), plot=False, log=kill_at(40))
     except Killed:
-        print("killed right after the checkpoint of step 40")
+        print("stopped right after the checkpoint of step 40, then resumed from it")
     shutil.copytree(b, c)  # control: the same checkpoint with the optimizer's state replaced by a fresh one
     ckpt = torch.load(Path(c) / "ckpt.pt", weights_only=True)
     config = get_preset("tiny", out_dir=c, **kw)
@@ -35,12 +35,11 @@ with tempfile.TemporaryDirectory() as tmp:
     torch.save(ckpt, Path(c) / "ckpt.pt")
     resumed = train(get_preset("tiny", out_dir=b, **kw), plot=False, resume=True)
     fresh_adam = train(config, plot=False, resume=True)
-print(f"resumed run: steps {min(resumed.losses)}..{max(resumed.losses)}")
-print("step  uninterrupted  killed + resumed  control: fresh AdamW state")
-for step in (41, 42, 50, 60):
-    print(f"{step:>4}  {whole.losses[step]:.10f}   {resumed.losses[step]:.10f}      "
-          f"{fresh_adam.losses[step]:.10f}")
-for name, run in (("killed + resumed", resumed), ("control", fresh_adam)):
+print("step  lr        never stopped  stopped + resumed  control: fresh AdamW state")
+for step in (1, 6, 11, 20, 40, 41, 42, 50, 60):  # lr: the rate of that step (lr_at counts from 0)
+    after = f"   {resumed.losses[step]:.10f}       {fresh_adam.losses[step]:.10f}" if step > 40 else ""
+    print(f"{step:>4}  {lr_at(step - 1, config):.2e}  {whole.losses[step]:.10f}{after}")
+for name, run in (("stopped + resumed", resumed), ("control", fresh_adam)):
     same = all(whole.losses[s] == run.losses[s] for s in run.losses)
-    print(f"{name}: all {len(run.losses)} training losses identical: {same}")
+    print(f"{name}: all {len(run.losses)} training losses after step 40 identical: {same}")
 print(f"final val loss: {whole.val_loss:.10f} vs {resumed.val_loss:.10f}")

@@ -117,7 +117,6 @@ class TorchEngine:
         return loss.item()
     # --8<-- [end:torch_train_step]
 
-    # --8<-- [start:eval_loss]
     @torch.no_grad()
     def eval_loss(self, batches: list[tuple[np.ndarray, np.ndarray]]) -> float:
         self.model.eval()
@@ -126,7 +125,6 @@ class TorchEngine:
                       for x, y in batches]
         self.model.train()
         return float(np.mean(losses))
-    # --8<-- [end:eval_loss]
 
     def state(self) -> dict:
         rng = {"torch": torch.get_rng_state()}
@@ -171,7 +169,6 @@ class NumpyEngine:
         self.params = params
         self.grad_clip = config.grad_clip
 
-    # --8<-- [start:numpy_train_step]
     def train_step(self, x: np.ndarray, y: np.ndarray, lr: float) -> float:
         for opt in self.optimizers:
             opt.lr = lr
@@ -183,7 +180,6 @@ class NumpyEngine:
             opt.step()
             opt.zero_grad()
         return float(loss.data)
-    # --8<-- [end:numpy_train_step]
 
     def eval_loss(self, batches: list[tuple[np.ndarray, np.ndarray]]) -> float:
         self.model.eval()

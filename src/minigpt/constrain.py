@@ -270,6 +270,7 @@ class PoemConstraint:
             t = self.tok.stoi[row.last]
             fresh[t] = allowed[t]
         return fresh if fresh.any() else allowed
+    # --8<-- [end:base]
 
     def _idiom(self, row: Row, allowed: np.ndarray) -> np.ndarray:
         """``allowed`` less what real poems seldom do: a 叠字 of a character they do not double (别别), a
@@ -288,7 +289,6 @@ class PoemConstraint:
     def _same_as(self, chars: set) -> np.ndarray:
         """(V,) bool: the tokens that are one of ``chars`` or a variant form of one (雁, 鴈)."""
         return np.isin(self.standard, self.standard[[self.tok.stoi[c] for c in chars]])
-    # --8<-- [end:base]
 
     # --8<-- [start:options]
     def options(self, row: Row) -> tuple[np.ndarray, dict[int, str]]:

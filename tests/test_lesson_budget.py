@@ -7,6 +7,7 @@ Lessons written before the budget that are still over it are listed in OVER_BUDG
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 from course_pages import Site  # tools/: pymdownx's includes, as the site expands them
 
-from minigpt_course import lessons
+from minigpt_course import checks, lessons
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_ZH_CHARS = 5500
@@ -149,12 +150,83 @@ def test_the_stated_reading_time_is_the_computed_one(lesson):
             f"{LISTING_LINES_PER_MINUTE})")
 
 
+# Neither time counts writing the workbook: the pieces a lesson's checks grade (its check module's ``introduces``),
+# which the reader writes in their own files. A lesson where that takes a quarter of an hour or more says so in a
+# third clause, computed the same way: the reference's lines of code (the lesson module's, else the exercise
+# answer's, else the library's top-level one; blank lines, comments and docstrings left out) at 2 a minute, typing, running
+# `minigpt check` and mending what it finds. Smaller pieces are exercises, counted below and not timed.
+WRITE_LINES_PER_MINUTE = 2
+WRITE_STATED_FROM = 15  # minutes
+WRITING = {"en": re.compile(r"folds closed; writing this lesson's workbook code yourself adds about (?P<write>\d+)"),
+           "zh": re.compile(r"只读正文约 \d+ 分钟；自己写本课的练习本代码另需约 (?P<write>\d+) 分钟")}
+
+
+def _code_lines(node: ast.AST, lines: list[str]) -> int:
+    docs = set()
+    for n in ast.walk(node):
+        body = getattr(n, "body", None)
+        if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and body and isinstance(body[0], ast.Expr) \
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            docs.update(range(body[0].lineno, body[0].end_lineno + 1))
+    return sum(1 for i in range(node.lineno, node.end_lineno + 1)
+               if i not in docs and lines[i - 1].strip() and not lines[i - 1].strip().startswith("#"))
+
+
+def reference_lines(slug: str, piece: str) -> int:
+    """Lines of code of ``piece`` ("Tensor", "Tensor.tanh") where the course writes it out for the reader, 0 for a
+    piece no lesson module, answer script or top-level definition in src/minigpt holds."""
+    name, _, method = piece.partition(".")
+    folder = ROOT / "snippets" / slug
+    modules = sorted(p for p in folder.glob("*.py") if not re.match(r"\d\d_", p.name))
+    for path in modules + sorted(folder.glob("[0-9][0-9]_answer_*.py")) + sorted((ROOT / "src" / "minigpt").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for node in ast.parse(text).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name:
+                found = [node] if not method else [m for m in node.body
+                                                   if isinstance(m, ast.FunctionDef) and m.name == method]
+                if found:
+                    return _code_lines(found[0], text.splitlines())
+    return 0  # an exercise's piece, written in the exercise's own file: counted with the exercises, not timed
+
+
+def writing_minutes(lesson: lessons.Lesson) -> float:
+    graded = checks.lesson(lesson.slug)
+    pieces = [piece for _, piece in graded.introduces] if graded else []
+    whole = {piece for piece in pieces if "." not in piece}
+    lines = sum(reference_lines(lesson.slug, piece) for piece in pieces if piece.split(".")[0] not in whole - {piece})
+    return lines / WRITE_LINES_PER_MINUTE
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_the_stated_writing_time_is_the_computed_one(lesson):
+    want = 5 * round(writing_minutes(lesson) / 5)
+    for lang, stated in WRITING.items():
+        head = "\n".join((ROOT / "docs" / lang / lesson.page).read_text(encoding="utf-8").splitlines()[:20])
+        m = stated.search(head)
+        if want < WRITE_STATED_FROM:
+            assert not m, (f"docs/{lang}/{lesson.page} states {m['write']} minutes of workbook writing; its pieces' "
+                           f"reference code takes about {want} (under {WRITE_STATED_FROM}: drop the clause)")
+            continue
+        assert m, (f"docs/{lang}/{lesson.page}'s time line states no workbook writing time; its pieces' reference code "
+                   f"takes about {want} minutes at {WRITE_LINES_PER_MINUTE} lines a minute: add {stated.pattern!r}")
+        assert int(m["write"]) == want, (f"docs/{lang}/{lesson.page} states {m['write']} minutes of workbook writing; "
+                                         f"its pieces' reference code takes about {want}")
+
+
+def test_writing_time_counts_code_not_docstrings():
+    """Control: a docstring, a comment and blank lines are not code the reader types."""
+    source = 'class A:\n    """Doc\n    string."""\n\n    # a note\n    def f(self):\n        return 1\n'
+    assert _code_lines(ast.parse(source).body[0], source.splitlines()) == 3
+
+
 # The home page adds them up for the whole course, in hours (to the nearest hour).
 # The exercises are counted, not timed: they range from a two-minute question to an open evening's experiment.
 COURSE_TOTAL = {"en": re.compile(r"about (?P<run>\d+) hours to work through, running the scripts as you go, or "
                                  r"about (?P<read>\d+) to read straight through; the (?P<exercises>\d+) exercises"),
                 "zh": re.compile(r"边读边跑脚本约 (?P<run>\d+) 小时，只通读一遍约 (?P<read>\d+) 小时；"
                                  r"(?P<exercises>\d+) 道练习")}
+WRITING_TOTAL = {"en": re.compile(r"writing your workbook adds about (?P<write>\d+) hours"),
+                 "zh": re.compile(r"自己写练习本另需约 (?P<write>\d+) 小时")}
 EXERCISE = {"en": re.compile(r"^\*\*Exercise \d+", re.M), "zh": re.compile(r"^\*\*练习 \d+", re.M)}
 
 
@@ -167,6 +239,11 @@ def test_the_home_page_states_the_course_total():
         want = (round(reading / 60), round(hands_on / 60), exercises)
         m = stated.search((ROOT / "docs" / lang / "index.md").read_text(encoding="utf-8"))
         assert m, f"docs/{lang}/index.md states no total time for the course, in the form {stated.pattern!r}"
+        writing = round(sum(writing_minutes(lesson) for lesson in LESSONS) / 60)
+        w = WRITING_TOTAL[lang].search((ROOT / "docs" / lang / "index.md").read_text(encoding="utf-8"))
+        assert w and int(w["write"]) == writing, (
+            f"docs/{lang}/index.md should say that writing the workbook adds about {writing} hours, in the form "
+            f"{WRITING_TOTAL[lang].pattern!r}")
         got = tuple(int(m[k]) for k in ("read", "run", "exercises"))
         assert got == want, (f"docs/{lang}/index.md states {got[0]} and {got[1]} hours and {got[2]} exercises; the "
                              f"lessons' stated times add up to {reading} and {hands_on} minutes ({want[0]} and "

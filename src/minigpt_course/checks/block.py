@@ -87,4 +87,4 @@ def _block_class(wb):
     return check_block_class(wb.get("gpt.py", "Block"), wb.get("tensor.py", "Tensor"))
 
 
-LESSON = Lesson("block", introduces=(("gpt.py", "Block"),), checks=(Check("Block", "structure", _block_class),))
+LESSON = Lesson("block", introduces=(("gpt.py", "MLP"), ("gpt.py", "Block")), checks=(Check("Block", "structure", _block_class),))

@@ -101,6 +101,7 @@ def check_sgd_momentum(cls, Tensor=LibraryTensor) -> Result:
 LESSON = Lesson("layers-optim", starts={
     "nn.py": ("Module, Linear and the layers", "Module、Linear 等层"),
     "optim.py": ("SGD (with momentum) and AdamW", "SGD（带动量）和 AdamW")},
-    introduces=(("optim.py", "SGD"), ("optim.py", "AdamW")),
+    introduces=(("nn.py", "Parameter"), ("nn.py", "Module"), ("nn.py", "Linear"), ("nn.py", "Embedding"),
+                ("optim.py", "SGD"), ("optim.py", "AdamW")),
     checks=(Check("SGD(momentum)", "sgd", lambda wb: check_sgd_momentum(wb.get("optim.py", "SGD"),
                                                                         wb.get("tensor.py", "Tensor"))),))

@@ -1,4 +1,4 @@
-"""The check of lesson 7's exercise passes right smoothing and names the usual wrong ones."""
+"""The check of lesson 6's exercise passes right smoothing and names the usual wrong ones."""
 
 import numpy as np
 import torch

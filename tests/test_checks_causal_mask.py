@@ -1,4 +1,4 @@
-"""The check of lesson 10's exercise passes the library's mask and names the usual wrong ones."""
+"""The check of lesson 9's exercise passes the library's mask and names the usual wrong ones."""
 
 import numpy as np
 

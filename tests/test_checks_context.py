@@ -1,4 +1,4 @@
-"""The check of lesson 8's exercise passes the right concatenation and names the usual wrong ones."""
+"""The check of lesson 7's exercise passes the right concatenation and names the usual wrong ones."""
 
 import numpy as np
 

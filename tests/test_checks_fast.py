@@ -1,4 +1,4 @@
-"""The check of lesson 21's exercise: the starter fails naming the missing mask, the answer and torch's fused
+"""The check of lesson 20's exercise: the starter fails naming the missing mask, the answer and torch's fused
 attention pass, and each usual mistake (no mask, no scale, a scale of hs, softmax over the wrong axis, the mask
 filled with 0, the mask flipped, the mask after the softmax, a size written into the code) is named; an error in
 the reader's code is reported with the shape it was called on, not raised; every message has both languages; the
@@ -136,4 +136,4 @@ def test_the_workbook_check_grades_gpt_py(tmp_path):
     (wb / "gpt.py").write_text(body.replace('float("-inf")', "0.0"), encoding="utf-8")
     (result,) = workbook.run_lesson("fast", wb)
     assert not result.passed and "set to 0, not -inf" in result.render("en")
-    assert "重读：第 21 (fast) 课「融合注意力」一节（#fused-attention）" in result.render("zh")
+    assert "重读：第 20 (fast) 课「融合注意力」一节（#fused-attention）" in result.render("zh")

@@ -1,4 +1,4 @@
-"""The check of lesson 19's exercise: the starter fails, the answer and a torch version pass, and each usual mistake
+"""The check of lesson 18's exercise: the starter fails, the answer and a torch version pass, and each usual mistake
 (the mean of the windows' perplexities, base 2, e ** bits, no exp, the sign flipped, the sum, divided by the
 windows, raw logits, the log-softmax over the positions, a size written into the code) is named; an error in the
 reader's code is reported, not raised; every message has both languages; the workbook's train.py is graded."""
@@ -111,4 +111,4 @@ def test_the_workbook_check_grades_train_py(tmp_path):
     (wb / "train.py").write_text(body.replace("np.exp(nll.mean())", "2 ** nll.mean()"), encoding="utf-8")
     (result,) = workbook.run_lesson("inspect", wb)
     assert not result.passed and "2 ** loss" in result.render("en")
-    assert "重读：第 19 (inspect) 课「困惑度」一节（#perplexity）" in result.render("zh")
+    assert "重读：第 18 (inspect) 课「困惑度」一节（#perplexity）" in result.render("zh")

@@ -1,4 +1,4 @@
-"""The check of lesson 20's exercise passes the library's cached_keys_values and names the usual mistakes."""
+"""The check of lesson 19's exercise passes the library's cached_keys_values and names the usual mistakes."""
 
 import numpy as np
 

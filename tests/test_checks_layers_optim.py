@@ -1,4 +1,4 @@
-"""The check of lesson 5's exercise passes a right SGD with momentum and names the usual wrong ones."""
+"""The check of lesson 4's exercise passes a right SGD with momentum and names the usual wrong ones."""
 
 import numpy as np
 import torch

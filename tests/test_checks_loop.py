@@ -1,4 +1,4 @@
-"""The check of lesson 15's exercise passes the library's lr_at and names the usual wrong schedules."""
+"""The check of lesson 14's exercise passes the library's lr_at and names the usual wrong schedules."""
 
 import math
 

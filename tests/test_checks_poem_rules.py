@@ -1,4 +1,4 @@
-"""The check of lesson 18's exercise passes a right rule for one line, agrees with minigpt.poetry's tone check,
+"""The check of lesson 17's exercise passes a right rule for one line, agrees with minigpt.poetry's tone check,
 and names each usual mistake, the reader's own errors included."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""The check of lesson 17's exercise passes a right top-p filter, agrees with what sample() draws from, and
+"""The check of lesson 16's exercise passes a right top-p filter, agrees with what sample() draws from, and
 names the usual wrong filters, the reader's own errors included."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""The check of lesson 22's exercise: the starter fails (each rank keeps its own gradient), the answer passes, and
+"""The check of lesson 21's exercise: the starter fails (each rank keeps its own gradient), the answer passes, and
 each usual mistake (no division, two divisions, the sum thrown away, a reduced copy, a parameter without a
 gradient not skipped) is named; an error in the reader's code is reported, not raised; every message has both
 languages."""
@@ -146,4 +146,4 @@ def test_the_workbook_check_grades_train_py(tmp_path):
     (wb / "train.py").write_text(body.replace("        p.grad /= world_size", "        pass"), encoding="utf-8")
     (result,) = workbook.run_lesson("scale-out", wb)
     assert not result.passed and "the sum over the 2 ranks" in result.render("en")
-    assert "重读：第 22 (scale-out) 课「进程之间怎么通信：all-reduce」一节（#all-reduce）" in result.render("zh")
+    assert "重读：第 21 (scale-out) 课「进程之间怎么通信：all-reduce」一节（#all-reduce）" in result.render("zh")

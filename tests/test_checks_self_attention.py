@@ -1,4 +1,4 @@
-"""The check of lesson 9's exercise passes torch's attention and names the usual wrong ones."""
+"""The check of lesson 8's exercise passes torch's attention and names the usual wrong ones."""
 
 import math
 

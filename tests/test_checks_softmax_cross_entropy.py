@@ -1,4 +1,4 @@
-"""The checks of lesson 4's exercises pass the right function and fail named wrong ones, in the reader's terms."""
+"""The checks of lesson 3's exercises pass the right function and fail named wrong ones, in the reader's terms."""
 
 import numpy as np
 import pytest

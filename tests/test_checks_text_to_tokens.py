@@ -1,4 +1,4 @@
-"""The check of lesson 6's exercise passes the library's get_batch and names the usual wrong ones."""
+"""The check of lesson 5's exercise passes the library's get_batch and names the usual wrong ones."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""The check of lesson 14's exercise: the starter fails naming a parameter, the answer and convert pass,
+"""The check of lesson 13's exercise: the starter fails naming a parameter, the answer and convert pass,
 and the usual mistakes are reported in the reader's terms."""
 
 import contextlib

@@ -47,7 +47,7 @@ def test_a_map_item_is_either_linked_or_not_written_yet(lang):
 
 
 def test_the_check_sees_a_lesson_missing_from_the_map():
-    """Control: a map without lesson 11's link fails the first check."""
+    """Control: a map without lesson 10's link fails the first check."""
     written = [lesson.page for lesson in lessons.lessons(ROOT) if lesson.slug != "setup"]
     items = [line for line in map_items("en") if "attention/multi-head.md" not in line]
     assert [p for p in linked_pages(items) if p in written] != written

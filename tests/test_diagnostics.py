@@ -1,4 +1,4 @@
-"""minigpt.diagnostics: the activations and step sizes lesson 16's "Is the run healthy?" reads."""
+"""minigpt.diagnostics: the activations and step sizes lesson 15's "Is the run healthy?" reads."""
 
 import math
 

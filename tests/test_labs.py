@@ -23,7 +23,7 @@ from browser.build import built_site
 LABS = labs.labs("zh")
 # each part's lessons link to its lab: a part is a group of the nav, and the folder most of its pages live in names
 # the lab (Part 3's pages are attention/*.md: labs/attention.ipynb). A page read in another group than its folder's
-# (tensor/storage.md, appendix lesson 23) links the lab of its group, if that group has one.
+# (tensor/storage.md, appendix lesson 22) links the lab of its group, if that group has one.
 
 
 def _nav_entries(items):

@@ -20,11 +20,11 @@ SNIPPETS = ROOT / "snippets"
 LESSONS = [lesson.slug for lesson in lessons(ROOT)]  # in course order (mkdocs.yml's nav)
 MODULES = sorted(p for p in SNIPPETS.glob("*/*.py") if not re.match(r"\d\d_", p.name))
 NAMES = sorted({p.stem for p in MODULES})
-ENGINES = [slug for slug in LESSONS if (SNIPPETS / slug / "tensor.py").exists()]  # lessons 2-4: a Tensor each
+ENGINES = [slug for slug in LESSONS if (SNIPPETS / slug / "tensor.py").exists()]  # lessons 2 and 3: a Tensor each
 
 
-def test_the_engines_are_lessons_3_to_5_in_course_order():  # lesson 5 builds on lesson 4's
-    assert ENGINES == ["autograd", "gradcheck", "softmax-cross-entropy"]
+def test_the_engines_are_autograd_then_softmax_in_course_order():  # layers-optim builds on the second
+    assert ENGINES == ["autograd", "softmax-cross-entropy"]
 
 
 def test_every_snippets_folder_is_a_lessons_or_the_home_pages():
@@ -110,11 +110,11 @@ def test_every_op_of_the_readers_engine_matches_torch(lesson, op):
         np.testing.assert_allclose(x.grad, t.grad.numpy(), rtol=1e-10, atol=1e-12)
 
 
-def test_lesson_3_refuses_broadcast_gradients_and_later_lessons_sum_them():
+def test_autograd_refuses_broadcast_gradients_and_the_softmax_lesson_sums_them():
     Tensor = load("autograd", "tensor").Tensor
     with pytest.raises(ValueError, match="summed back"):
         (Tensor(np.ones((2, 3))) * Tensor(np.ones(3), requires_grad=True)).sum().backward()
-    Tensor = load("gradcheck", "tensor").Tensor
+    Tensor = load("softmax-cross-entropy", "tensor").Tensor
     w = Tensor(np.ones(3), requires_grad=True)
     (Tensor(np.ones((2, 3))) * w).sum().backward()
     np.testing.assert_array_equal(w.grad, [2.0, 2.0, 2.0])
@@ -151,10 +151,10 @@ def test_lesson_2_broadcasting_and_batched_matmul_agree_with_numpy():
         b.batched_matmul(rand(0, 4), c)
 
 
-def test_lesson_4_gradcheck_passes_right_gradients_and_catches_a_wrong_one():
-    gc = load("gradcheck", "gradcheck")
-    assert defined_in(gc.Tensor) == "gradcheck/tensor.py"  # lesson 3's own engine, beside it
-    assert gc.gradcheck(lambda x, w: (x @ w).tanh().mean(), rand(0, 2, 3, 4), rand(1, 4, 5)) < 1e-8
+def test_autograd_gradcheck_passes_right_gradients_and_catches_a_wrong_one():
+    gc = load("autograd", "gradcheck")
+    assert defined_in(gc.Tensor) == "autograd/tensor.py"  # the lesson's own engine, beside it
+    assert gc.gradcheck(lambda x, w: (x @ w).tanh().sum(), rand(0, 3, 4), rand(1, 4, 5)) < 1e-8
     wrong = gc.Tensor.tanh
 
     def bad_tanh(self):  # forgets the square in 1 - tanh^2
@@ -169,8 +169,8 @@ def test_lesson_4_gradcheck_passes_right_gradients_and_catches_a_wrong_one():
         gc.Tensor.tanh = wrong
 
 
-def test_lesson_4_gradcheck_names_a_gradient_of_the_wrong_shape_and_treats_no_gradient_as_zero():
-    gc = load("gradcheck", "gradcheck")
+def test_autograd_gradcheck_names_a_gradient_of_the_wrong_shape_and_treats_no_gradient_as_zero():
+    gc = load("autograd", "gradcheck")
     right = gc.Tensor._accumulate
 
     def as_is(self, g):  # no unbroadcast: a (C,) bias gets a (B, T, C) gradient
@@ -197,9 +197,9 @@ def test_lesson_5_cross_entropy_matches_torch_and_survives_huge_logits():
     ref.backward()
     np.testing.assert_allclose(loss.data, ref.item(), rtol=1e-12)
     np.testing.assert_allclose(x.grad, t.grad.numpy(), rtol=1e-10, atol=1e-14)
-    assert defined_in(functional.Tensor) == "softmax-cross-entropy/tensor.py"  # built on lesson 4's engine
+    assert defined_in(functional.Tensor) == "softmax-cross-entropy/tensor.py"  # built on lesson 3's engine
     assert loss._op == "cross_entropy" and loss._prev == (x,)  # one fused node, straight from the logits
-    assert not hasattr(load("gradcheck", "tensor").Tensor, "softmax") and hasattr(tensor.Tensor, "softmax")
+    assert not hasattr(load("autograd", "tensor").Tensor, "softmax") and hasattr(tensor.Tensor, "softmax")
     with pytest.raises(ValueError, match="integer targets"):
         functional.cross_entropy(x, np.array([0.5, 1, 2, 3]))
     with pytest.raises(ValueError, match="target -1 is out of range for 7 classes"):
@@ -234,7 +234,7 @@ def test_lesson_6_layers_and_optimisers_agree_with_torch_and_the_library():
 
     nn, optim = load("layers-optim", "nn"), load("layers-optim", "optim")
     Tensor = nn.Tensor
-    assert defined_in(Tensor) == "softmax-cross-entropy/tensor.py"  # lesson 4's engine, not a copy
+    assert defined_in(Tensor) == "softmax-cross-entropy/tensor.py"  # lesson 3's engine, not a copy
     rng = np.random.default_rng(0)
     ours = {"lin": nn.Linear(4, 3, rng=rng), "ln": nn.LayerNorm(3), "emb": nn.Embedding(6, 4, rng=rng)}
     lib = {"lin": lib_nn.Linear(4, 3).to(np.float64), "ln": lib_nn.LayerNorm(3).to(np.float64),
@@ -371,7 +371,7 @@ def test_backward_needs_one_number_that_depends_on_a_tensor_with_requires_grad(l
 # A lesson module lives only in the lesson that writes or changes it (CONTRIBUTING.md): a later lesson
 # imports it from there instead of carrying a copy. Two modules whose lines are at least 97% the same
 # (difflib's matching lines, over the longer file) count as copies: a changed docstring does not hide one,
-# while lesson 3's Tensor, which lesson 4 grows by two ops, is not a copy of it.
+# while lesson 2's Tensor, which the softmax lesson grows, is not a copy of it.
 def _same_share(a: list[str], b: list[str]) -> float:
     same = sum(m.size for m in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks())
     return same / max(len(a), len(b), 1)
@@ -381,8 +381,8 @@ def test_the_copy_measure_catches_a_copy_with_a_new_docstring_and_passes_growth(
     lesson5 = (SNIPPETS / "softmax-cross-entropy" / "tensor.py").read_text(encoding="utf-8").splitlines()
     copy = ['"""The Tensor at the end of Part 1, unchanged."""'] + lesson5[2:]  # docstring rewritten
     assert _same_share(lesson5, copy) >= 0.97
-    lesson4 = (SNIPPETS / "gradcheck" / "tensor.py").read_text(encoding="utf-8").splitlines()
-    assert _same_share(lesson4, lesson5) < 0.97
+    lesson2 = (SNIPPETS / "autograd" / "tensor.py").read_text(encoding="utf-8").splitlines()
+    assert _same_share(lesson2, lesson5) < 0.97
 
 
 def test_no_lesson_module_is_a_copy_of_another():
@@ -395,7 +395,7 @@ def test_no_lesson_module_is_a_copy_of_another():
         + "\n".join(copies))
 
 
-# Lesson 8 (lm/context): the reader's fixed-window MLP, built on the library's engine.
+# Lesson 7 (lm/context): the reader's fixed-window MLP, built on the library's engine.
 
 
 def _window_model(k=3, V=11, seed=0):

@@ -1,7 +1,7 @@
 """A recorded output that pages quote in several places is quoted as it was recorded: each quote is a ```text
-fence equal to the record's file. The recorded poem and lesson 13's comparison of the course's poems-cpu checkpoint
-with the window model stand on the home page, in README.md and in lesson 13 (#in-the-model), the poem also at the top
-of lesson 18, in both languages; when the record is made again, this test names every place to replace."""
+fence equal to the record's file. The recorded poem and lesson 12's comparison of the course's poems-cpu checkpoint
+with the window model stand on the home page, in README.md and in lesson 12 (#in-the-model), the poem also at the top
+of lesson 17, in both languages; when the record is made again, this test names every place to replace."""
 
 import re
 from pathlib import Path

@@ -14,7 +14,7 @@ from minigpt_course import workbook
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "minigpt"
-PART1 = ["broadcast-matmul", "autograd", "gradcheck", "softmax-cross-entropy", "layers-optim"]
+PART1 = ["broadcast-matmul", "autograd", "softmax-cross-entropy", "layers-optim"]
 
 
 def relative_to_flat(text: str) -> str:
@@ -52,7 +52,7 @@ def fill(wb: Path) -> Path:
         "first_network.py": "import numpy as np\n\n\n" + function(
             ROOT / "snippets/first-network/08_answer_nudge.py", "grad_by_nudging"),
         "tensor.py": tensor,
-        "gradcheck.py": (ROOT / "snippets/gradcheck/gradcheck.py").read_text(encoding="utf-8"),
+        "gradcheck.py": (ROOT / "snippets/autograd/gradcheck.py").read_text(encoding="utf-8"),
         "functional.py": library_file("functional.py"),
         "nn.py": library_file("nn.py"),
         "optim.py": library_file("optim.py"),
@@ -147,7 +147,7 @@ def test_empty_workbook_says_what_is_not_written_yet(tmp_path, capsys):
     assert code == 1
     assert "tensor.py has no Tensor yet: lesson 2 (autograd) adds it" in out and "Traceback" not in out
     code, out = run_check(capsys, "storage", "--workbook", str(wb), "--lang", "zh")
-    assert code == 1 and "tensor.py 里还没有 contiguous_strides：第 23 (storage) 课" in out
+    assert code == 1 and "tensor.py 里还没有 contiguous_strides：第 22 (storage) 课" in out
     code, out = run_check(capsys, "--all", "--workbook", str(wb), "--lang", "en")
     assert code == 1 and "0/1 not yet" in out and "0/2 not yet" in out
 
@@ -158,7 +158,7 @@ MISTAKES = [
     ("broadcast-matmul", "tensor.py", "(1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)",
      "tuple(a) + (1,) * (n - len(a)), tuple(b) + (1,) * (n - len(b))", "expected"),
     ("autograd", "tensor.py", "g * (1.0 - out_data * out_data)", "g * (1.0 - out_data)", "expected"),
-    ("gradcheck", "gradcheck.py", "/ (2 * eps)", "/ eps", "expected"),
+    ("autograd", "gradcheck.py", "/ (2 * eps)", "/ eps", "expected"),
     ("softmax-cross-entropy", "functional.py", "grad[rows, t[rows]] -= 1.0", "pass", "expected"),
     ("layers-optim", "optim.py", "self.buffers[i] *= self.momentum", "self.buffers[i] *= 0.0", "expected"),
     ("first-network", "first_network.py", "theta[i] -= h", "pass", "put each entry back after nudging it"),
@@ -296,8 +296,8 @@ def test_a_failing_check_says_which_section_to_reread(library_workbook, capsys):
     path.write_text(path.read_text(encoding="utf-8").replace("keepdims=True) + alpha * V", "keepdims=True) + alpha"),
                     encoding="utf-8")
     code, out = run_check(capsys, "bigram", "--workbook", str(library_workbook), "--lang", "en")
-    assert code == 1 and "reread: lesson 7 (bigram), “What an unseen pair costs” (#unseen)" in out, out  # its title
+    assert code == 1 and "reread: lesson 6 (bigram), “What an unseen pair costs” (#unseen)" in out, out  # its title
     code, out = run_check(capsys, "bigram", "--workbook", str(library_workbook), "--lang", "zh")
-    assert "重读：第 7 (bigram) 课「没见过的组合要付出什么代价」一节（#unseen）" in out, out
+    assert "重读：第 6 (bigram) 课「没见过的组合要付出什么代价」一节（#unseen）" in out, out
     code, out = run_check(capsys, "context", "--workbook", str(library_workbook), "--lang", "en")
     assert code == 0 and "reread" not in out  # control: a passing check sends nobody back

@@ -40,7 +40,7 @@ def test_an_unfinished_workbook_says_what_is_missing(tmp_path, capsys):
     wb = tmp_path / "wb"
     workbook.init(wb, "en")
     code, out = train(capsys, wb, "--steps", "2")
-    assert code == 1 and "gpt.py has no GPT yet: lesson 13 (gpt) adds it" in out, out
+    assert code == 1 and "gpt.py has no GPT yet: lesson 12 (gpt) adds it" in out, out
     assert "Traceback" not in out
 
 

@@ -4,6 +4,7 @@ import numpy as np
 import torch
 
 import minigpt.tensor
+from gradcheck import gradcheck
 from tensor import Tensor
 
 
@@ -46,3 +47,11 @@ for T, what in [(Tensor, "ours:   "), (minigpt.tensor.Tensor, "minigpt:")]:
     for _ in range(5000):
         s = s + x
     print(f"  {what}", error(s.backward) or f"x.grad = {x.grad}")
+
+print("5. gradcheck of relu near its kink at 0 (eps = 1e-6)")
+for v in [0.0, 1e-7, 0.3]:  # relu'(0-) = 0, relu'(0+) = 1
+    try:
+        gradcheck(lambda a: a.relu().sum(), np.array([v]))
+        print(f"  x = {v:<6g} passed")
+    except AssertionError as e:
+        print(f"  x = {v:<6g} {e}")

@@ -1,7 +1,7 @@
 """Broadcasting and batched matmul, as lesson 1 builds them on plain numpy arrays.
 
 broadcast_shapes and batched_matmul spell out rules numpy and torch apply silently; broadcasting's
-backward pass, un-broadcasting, waits for lesson 3's engine (snippets/gradcheck/tensor.py).
+backward pass, un-broadcasting, waits for lesson 3's engine (snippets/softmax-cross-entropy/tensor.py).
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ for name, (mine, ref) in optimisers.items():
 
 
 class LibTinyLM(lib_nn.Module):
-    """TinyLM from src/minigpt/, the library lessons 6 on import: the same names, so the weights load as they are."""
+    """TinyLM from src/minigpt/, the library lessons 5 on import: the same names, so the weights load as they are."""
 
     def __init__(self, C=16):
         super().__init__()

@@ -1,9 +1,9 @@
-"""Layers, lesson 5: Module collects Parameters; Linear and Embedding (and LayerNorm, added in lesson 8,
+"""Layers, lesson 4: Module collects Parameters; Linear and Embedding (and LayerNorm, added in lesson 7,
 the first model that needs it) are built from the engine's ops (the library, src/minigpt/nn.py, has the
 same names, arguments and parameter shapes).
 
-The engine is the one lesson 4 left, not a copy: snippets/softmax-cross-entropy/tensor.py and
-functional.py, imported as lesson 4's modules under their own names, so that ``import tensor`` and
+The engine is the one lesson 3 left, not a copy: snippets/softmax-cross-entropy/tensor.py and
+functional.py, imported as lesson 3's modules under their own names, so that ``import tensor`` and
 ``import functional`` find them here as in the reader's folder.
 """
 
@@ -13,7 +13,7 @@ import numpy as np
 
 from minigpt_course.lessons import lesson_module
 
-Tensor = lesson_module("softmax-cross-entropy", "tensor").Tensor  # lesson 4's engine
+Tensor = lesson_module("softmax-cross-entropy", "tensor").Tensor  # lesson 3's engine
 lesson_module("softmax-cross-entropy", "functional")  # and its cross_entropy, for the scripts
 
 

@@ -1,4 +1,4 @@
-"""Optimisers, lesson 5: SGD and AdamW update the parameters in place from their .grad."""
+"""Optimisers, lesson 4: SGD and AdamW update the parameters in place from their .grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The toy problem of lesson 5: predict the next character of four short poems from the current one.
+"""The toy problem of lesson 4: predict the next character of four short poems from the current one.
 
 The data, a model made of two layers (wte -> lm_head, named as the first and last layers of nanoGPT's
 GPT) and the training loop that the lesson's scripts share.

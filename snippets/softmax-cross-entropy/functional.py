@@ -1,4 +1,4 @@
-"""Cross-entropy as one fused op, lesson 4: the loss and its gradient softmax - one_hot in one node."""
+"""Cross-entropy as one fused op, lesson 3: the loss and its gradient softmax - one_hot in one node."""
 
 from __future__ import annotations
 

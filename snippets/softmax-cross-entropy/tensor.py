@@ -1,5 +1,6 @@
-"""The Tensor of lesson 4: lesson 3's engine plus softmax and log_softmax, each one op with its own
-backward, computed with the max subtracted first so that large logits cannot overflow.
+"""The Tensor of lesson 3: lesson 2's engine plus un-broadcasting (a broadcast input's gradient summed back
+to its shape, in _accumulate), the shape ops, and softmax and log_softmax, each one op with its own backward,
+computed with the max subtracted first so that large logits cannot overflow.
 """
 
 from __future__ import annotations

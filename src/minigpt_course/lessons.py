@@ -71,7 +71,7 @@ def lessons(root: Path) -> list[Lesson]:
 def lesson_module(slug: str, name: str) -> ModuleType:
     """Lesson ``slug``'s module ``snippets/<slug>/<name>.py``, imported under its own name ``name``.
 
-    A later lesson that builds on an earlier lesson's file (lesson 5's layers on lesson 4's engine) imports it
+    A later lesson that builds on an earlier lesson's file (lesson 4's layers on lesson 3's engine) imports it
     as what it is: that lesson's module. It is registered as ``name``, as the reader's workbook folder holds it,
     so that ``import name`` in the modules and scripts after it finds this one. Imported once per process; a
     different module already imported as ``name`` is an error, not silently replaced."""

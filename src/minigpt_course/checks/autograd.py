@@ -1,7 +1,7 @@
-"""Checks for the lesson (``tensor/autograd``): the reader's ``tanh`` with its backward, and the reader's
-topological order.
+"""Checks for the lesson (``tensor/autograd``): the reader's ``tanh`` with its backward, the reader's
+topological order, and the reader's central-difference gradient.
 
-Both checks take the reader's function and the ``Tensor`` class it works with: the reader's own
+The first two checks take the reader's function and the ``Tensor`` class it works with: the reader's own
 ``snippets/autograd/tensor.py``, or ``minigpt.tensor.Tensor``, which has the same ``_make``, ``_prev``,
 ``_backward``, ``_accumulate`` and ``grad``. Each returns one report: ``"<name>: passed ..."``, or
 ``"<name>: not yet"`` and what was expected and what came back, in the lesson's terms. An exception
@@ -10,6 +10,11 @@ the wrong shape handed to ``x._accumulate`` (``.sum()`` over everything) is name
 with its line. A ``RecursionError`` in the topological order on a deep graph is what exercise 2 asks to
 avoid, so it is reported as such. Any other error of the reader's code is reported as expected vs got
 (``reader_errors``).
+
+``check_numerical_grad(fn)`` takes a function with the signature of the lesson's ``gradcheck.py``,
+``fn(f, x, eps)``: ``f`` maps a float64 array to a number, and ``fn`` returns d f / d x, an array shaped
+like ``x``. The check knows the exact derivatives of its test functions, so it needs nothing from the
+reader's engine.
 """
 
 from __future__ import annotations
@@ -98,6 +103,38 @@ MESSAGES = {
                      "backward() in this order gives the right gradients)",
                      "{name}：通过（3 个小图和一个 5000 层深的图：每个张量只出现一次，都排在父节点之后；"
                      "backward() 按这个顺序算出的梯度是对的）"),
+    # numerical gradient
+    "num_expected": ("{name}(f, x, eps) -> (f(x + eps) - f(x - eps)) / (2 eps) for every element of x",
+                 "{name}(f, x, eps) -> 对 x 的每个元素算 (f(x + eps) - f(x - eps)) / (2 eps)"),
+    "num_shape": ("  f(x) = sum(x**3) at x = {x}: expected a gradient of shape {want}, got shape {got}",
+              "  f(x) = sum(x**3)，x = {x}：梯度的形状应该是 {want}，得到的形状是 {got}"),
+    "num_forward": ("  that is (f(x + eps) - f(x)) / eps, a forward difference, off by about 3 x eps; use central differences",
+                "  这是前向差分 (f(x + eps) - f(x)) / eps，大约差了 3 x eps；要用中心差分"),
+    "num_backward": ("  that is (f(x) - f(x - eps)) / eps, a backward difference, off by about 3 x eps; use central differences",
+                 "  这是后向差分 (f(x) - f(x - eps)) / eps，大约差了 3 x eps；要用中心差分"),
+    "num_twice": ("  twice the gradient: divide by 2 eps, the distance between x + eps and x - eps",
+              "  是梯度的两倍：要除以 2 eps，也就是 x + eps 和 x - eps 之间的距离"),
+    "num_vector": ("  f(x) = sum(x**3) at x = {x}, eps = {eps:g}\n    expected 3 x**2 = {want} (within 1e-5)\n"
+               "    got      {got}",
+               "  f(x) = sum(x**3)，x = {x}，eps = {eps:g}\n    期望     3 x**2 = {want}（误差在 1e-5 以内）\n"
+               "    得到     {got}"),
+    "num_array_shape": ("  x of shape {shape}: expected a gradient of the same shape, got shape {got}\n"
+                    "  loop over every index of x, e.g. np.ndindex(x.shape)",
+                    "  x 的形状是 {shape}：梯度应该和它形状相同，得到的形状是 {got}\n"
+                    "  要遍历 x 的每个下标，比如用 np.ndindex(x.shape)"),
+    "num_element": ("  f(x) = sum(x**3) on a {shape} array, element {i} (x = {x:g}):\n    expected 3 x**2 = {want:g}\n"
+                "    got      {got:g}",
+                "  f(x) = sum(x**3)，形状 {shape} 的数组，元素 {i}（x = {x:g}）：\n    期望     3 x**2 = {want:g}\n"
+                "    得到     {got:g}"),
+    "num_changed": ("  x changed: after the call x{i} is {now:g}, it was {was:g}\n  put every element back after perturbing it",
+                "  x 被改了：调用之后 x{i} 是 {now:g}，原来是 {was:g}\n  每个元素挪动之后都要恢复原值"),
+    "num_eps": ("  f(x) = sum(x**3) at x = {x} with eps = {eps:g}: a central difference is 3 x**2 + eps**2 exactly\n"
+            "    expected {want}\n    got      {got}\n  use the eps you are given",
+            "  f(x) = sum(x**3)，x = {x}，eps = {eps:g}：中心差分恰好是 3 x**2 + eps**2\n"
+            "    期望     {want}\n    得到     {got}\n  要用传进来的 eps"),
+    "num_passed": ("{name}: passed (3 x**2 within 1e-5 on shapes (3,) and {shape}, x left as it was, eps = {eps:g} used "
+               "as given)",
+               "{name}：通过（形状 (3,) 和 {shape} 上都和 3 x**2 相差在 1e-5 以内，x 保持原样，传进来的 eps = {eps:g} 也照用了）"),
 }
 say = speaker(__name__)
 
@@ -317,6 +354,66 @@ def check_topological_order(fn, Tensor) -> Result:
     return passed(name, say("order_passed"))
 
 
+# --- numerical gradient ---------------------------------------------------------------------------------
+
+
+def _cube_sum(a: np.ndarray) -> float:
+    return float((a * a * a).sum())  # f(x) = sum(x^3), df/dx = 3 x^2
+
+
+@reader_errors("num_expected")
+def check_numerical_grad(fn) -> Result:
+    """``fn(f, x, eps)`` must return (f(x + eps e_i) - f(x - eps e_i)) / (2 eps) for every element i of x,
+    in an array of x's shape, and leave x as it found it.
+
+    Four tests, in order: f(x) = sum(x^3) on a vector at eps = 1e-3, where a central difference is off by
+    exactly eps^2 = 1e-6 and a forward difference by about 3 x eps; the same f on a (2, 3) array (every
+    element, in its place); x unchanged afterwards; the eps it is given used (at eps = 0.5 a central
+    difference of x^3 is 3 x^2 + eps^2 exactly, whatever the rounding).
+    """
+    name = name_of(fn)
+    eps = 1e-3
+
+    x = np.array([1.0, 2.0, 3.0])
+    got = np.asarray(fn(_cube_sum, x.copy(), eps), dtype=np.float64)
+    want = 3 * x**2
+    if got.shape != x.shape:
+        return not_yet(name, say("num_shape", x=show(x, digits=7), want=x.shape, got=got.shape))
+    if not np.allclose(got, want, rtol=0, atol=1e-5):
+        hint = []
+        if np.allclose(got, want + 3 * x * eps + eps**2, rtol=0, atol=1e-9):
+            hint = [say("num_forward")]
+        elif np.allclose(got, want - 3 * x * eps + eps**2, rtol=0, atol=1e-9):
+            hint = [say("num_backward")]
+        elif np.allclose(got, 2 * want, rtol=0, atol=1e-4):
+            hint = [say("num_twice")]
+        return not_yet(name, say("num_vector", x=show(x, digits=7), eps=eps, want=show(want, digits=7),
+                                 got=show(got, digits=7)), *hint)
+
+    x = np.array([[0.5, -1.0, 2.0], [1.5, 0.0, -2.5]])
+    before = x.copy()
+    got = np.asarray(fn(_cube_sum, x, eps), dtype=np.float64)
+    want = 3 * before**2
+    if got.shape != x.shape:
+        return not_yet(name, say("num_array_shape", shape=x.shape, got=got.shape))
+    wrong = np.argwhere(~np.isclose(got, want, rtol=0, atol=1e-5))
+    if len(wrong):
+        i = tuple(int(j) for j in wrong[0])
+        return not_yet(name, say("num_element", shape=x.shape, i=i, x=before[i], want=want[i], got=got[i]))
+    changed = np.argwhere(x != before)
+    if len(changed):
+        i = tuple(int(j) for j in changed[0])
+        return not_yet(name, say("num_changed", i=list(i), now=x[i], was=before[i]))
+
+    x, big = np.array([1.0, 2.0]), 0.5
+    got = np.asarray(fn(_cube_sum, x.copy(), big), dtype=np.float64)
+    want = 3 * x**2 + big**2
+    if not np.allclose(got, want, rtol=0, atol=1e-9):
+        return not_yet(name, say("num_eps", x=show(x, digits=7), eps=big, want=show(want, digits=7), got=show(got, digits=7)))
+    return passed(name, say("num_passed", shape=before.shape, eps=big))
+
+
+
 def _call_tanh(x):
     return x.tanh()
 
@@ -334,9 +431,12 @@ def _method(wb, name: str, check, method):
     return check(method, wb.get("tensor.py", "Tensor"))
 
 
-LESSON = Lesson("autograd", introduces=(("tensor.py", "Tensor"), ("tensor.py", "Tensor.tanh"),
-                                        ("tensor.py", "Tensor._topological_order")),
-                checks=(Check("Tensor.tanh", "local-derivatives", lambda wb: _method(wb, "tanh", check_tanh, _call_tanh)),
-                        Check("Tensor._topological_order", "topological-order",
-                              lambda wb: _method(wb, "_topological_order", check_topological_order,
-                                                 _call_topological_order))))
+LESSON = Lesson("autograd", starts={"gradcheck.py": (
+    "numerical_grad: gradients by finite differences, to check a backward", "numerical_grad：用有限差分算梯度，检查反向传播")},
+    introduces=(("tensor.py", "Tensor"), ("tensor.py", "Tensor.tanh"), ("tensor.py", "Tensor._topological_order"),
+                ("gradcheck.py", "numerical_grad")),
+    checks=(Check("Tensor.tanh", "local-derivatives", lambda wb: _method(wb, "tanh", check_tanh, _call_tanh)),
+            Check("Tensor._topological_order", "topological-order",
+                  lambda wb: _method(wb, "_topological_order", check_topological_order, _call_topological_order)),
+            Check("numerical_grad", "central-differences",
+                  lambda wb: check_numerical_grad(wb.get("gradcheck.py", "numerical_grad")))))

@@ -1,4 +1,4 @@
-"""Gradient checking, lesson 3: the engine's gradient against central finite differences."""
+"""Gradient checking, the end of lesson 2: the engine's gradient against central finite differences."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-from minigpt_course.checks.gradcheck import check_numerical_grad
+from minigpt_course.checks.autograd import check_numerical_grad
 
 
 def my_numerical_grad(f, x, eps=1e-6):

@@ -19,7 +19,7 @@ mean0 = np.abs(a.data.mean(-1)).max() < 1e-6
 std1 = a.data.std(-1).mean()
 show("1", "block.ln_1(x)", a, f"row mean ~0: {mean0}, row std {std1:.3f}")
 a = block.attn(a)  # (B, T, C)
-show("2", "block.attn(.)", a, "lesson 11's forward")
+show("2", "block.attn(.)", a, "lesson 10's forward")
 x1 = x + a  # (B, T, C)
 show("3", "x = x + .", x1, "the residual stream")
 m = block.ln_2(x1)  # (B, T, C)

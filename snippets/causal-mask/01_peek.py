@@ -11,7 +11,7 @@ from minigpt.tokenizer import CharTokenizer
 from minigpt_course import figures
 from minigpt_course.lessons import lesson_module
 
-OneHead = lesson_module("self-attention", "one_head").OneHead  # lesson 9's head: c_q, c_k, c_v
+OneHead = lesson_module("self-attention", "one_head").OneHead  # lesson 8's head: c_q, c_k, c_v
 
 poets = ("李白", "王维", "孟浩然")
 poems = [p.text for p in load_poems() if p.form == "五言绝句" and p.author in poets][:80]
@@ -22,12 +22,12 @@ V, T, C, B, steps = tok.vocab_size, 12, 32, 16, 400
 
 
 class TinyLM(Module):
-    """ids (B, t) -> logits (B, t, V): two embeddings, lesson 9's one head, a Linear to V."""
+    """ids (B, t) -> logits (B, t, V): two embeddings, lesson 8's one head, a Linear to V."""
 
     def __init__(self, seed):
         super().__init__()
         rng = np.random.default_rng(seed)
-        # std 1, like lesson 9's character vectors: at the default 0.02, with no LayerNorm, every score
+        # std 1, like lesson 8's character vectors: at the default 0.02, with no LayerNorm, every score
         # starts near 0 and stays there for most of the 400 steps
         self.wte, self.wpe = Embedding(V, C, rng, std=1.0), Embedding(T, C, rng, std=1.0)  # token, position
         self.head, self.out = OneHead(C, C, rng), Linear(C, V, True, rng)

@@ -10,8 +10,8 @@ from minigpt.train import train
 from minigpt_course import figures
 from minigpt_course.lessons import lesson_module
 
-count_bigram = lesson_module("bigram", "bigram")  # lesson 7's CountBigram
-ALPHA = 1.0  # lesson 7's smoothing for Shakespeare, the best of its sweep there
+count_bigram = lesson_module("bigram", "bigram")  # lesson 6's CountBigram
+ALPHA = 1.0  # lesson 6's smoothing for Shakespeare, the best of its sweep there
 
 corpus = shakespeare_corpus()
 with tempfile.TemporaryDirectory() as out:

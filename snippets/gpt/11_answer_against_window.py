@@ -1,4 +1,4 @@
-"""Does a GPT pass the window model? Score a GPT that `minigpt train` made (PyTorch, Part 4) and lesson 8's
+"""Does a GPT pass the window model? Score a GPT that `minigpt train` made (PyTorch, Part 4) and lesson 7's
 window MLP, trained on as many targets, on 8,192 targets of the poems' validation split. With no argument it trains
 a tiny GPT first (seconds); --checkpoint runs/poems-cpu scores the model `minigpt train --preset poems-cpu` made.
 """
@@ -17,7 +17,7 @@ from minigpt.presets import get_preset
 from minigpt.train import train
 from minigpt_course.lessons import lesson_module
 
-window_mlp = lesson_module("context", "window_mlp")  # lesson 8's model
+window_mlp = lesson_module("context", "window_mlp")  # lesson 7's model
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--checkpoint", help="a poems run folder or ckpt.pt; default: train a tiny one here")
@@ -44,7 +44,7 @@ with torch.no_grad():
     gpt_loss = F.cross_entropy(logits.float().reshape(-1, V), torch.from_numpy(Y).reshape(-1)).item()
 
 rng = np.random.default_rng(0)
-window = window_mlp.WindowMLP(V, 4, rng=rng)  # lesson 8's default sizes
+window = window_mlp.WindowMLP(V, 4, rng=rng)  # lesson 7's default sizes
 t0 = time.perf_counter()
 window_mlp.train(window, corpus, steps, batch_size=per_step, rng=rng)  # as many targets as the GPT saw
 seconds = time.perf_counter() - t0

@@ -2,7 +2,7 @@ import numpy as np
 
 from minigpt.tensor import Tensor
 
-d, n = 16, 3  # vector size; lesson 8's window: the last n characters
+d, n = 16, 3  # vector size; lesson 7's window: the last n characters
 
 
 def weights(line):  # (T, T) attention weights with q = k = x

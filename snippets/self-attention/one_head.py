@@ -1,4 +1,4 @@
-"""One head of self-attention, four explicit steps, no mask (lesson 9's form; the library's is
+"""One head of self-attention, four explicit steps, no mask (lesson 8's form; the library's is
 minigpt.gpt.MultiHeadAttention)."""
 
 import math

@@ -454,7 +454,7 @@ def _env() -> dict[str, str]:
     """A reader's activated venv: this venv first on PATH; one thread each, as page commands run side by side.
     A script that draws a figure writes it under MINIGPT_DOCS, a temporary folder here: a test run leaves the
     checkout as it found it (``make figures`` draws into docs/). Their TMPDIR is this run's own: what a script
-    keeps there for the next one (lesson 17's trained poem model) is made afresh by each run, under the kernels
+    keeps there for the next one (lesson 16's trained poem model) is made afresh by each run, under the kernels
     that run uses (``make test-kernels``), never taken from an earlier run's. A check report a script prints
     comes out in both languages, framed (``minigpt_course.checks.BOTH_VAR``): each page reads its own (``seen_by``)."""
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",

@@ -21,13 +21,13 @@ N = count_pairs(corpus.train, V)  # (V, V)
 print(f"count_pairs == collections.Counter over {len(text) - 1:,} pairs: {agrees(N)}")
 print(f"  control, the table read the other way, N[b, a]: {agrees(N.T)}")
 
-lesson_module("layers-optim", "nn")  # lesson 5's layers, which its toy is built of
-toy = lesson_module("layers-optim", "toy")  # lesson 5's toy
+lesson_module("layers-optim", "nn")  # lesson 4's layers, which its toy is built of
+toy = lesson_module("layers-optim", "toy")  # lesson 4's toy
 
 x, y = toy.pairs()  # (N,), (N,)
 ids = np.append(x, y[-1])  # the four quatrains as one stream
 lesson6, ours = toy.floor(x, y), CountBigram(ids, toy.V).nll(ids)
-print(f"lesson 5's floor {lesson6:.4f}, CountBigram on the same text {ours:.4f}, "
+print(f"lesson 4's floor {lesson6:.4f}, CountBigram on the same text {ours:.4f}, "
       f"equal: {np.isclose(lesson6, ours)}")
 
 n, t = 200_000, tok.encode("t")[0]

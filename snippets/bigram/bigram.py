@@ -1,10 +1,10 @@
-"""The bigram model of lesson 7, ``lm/bigram``: the next token from the current one.
+"""The bigram model of lesson 6, ``lm/bigram``: the next token from the current one.
 
 Two forms of the same model. ``CountBigram`` counts every (current, next) pair of
 the training stream into a (V, V) table and turns each row into probabilities;
 ``LearnedBigram`` learns a (V, V) table of logits with the Part 1 engine
-(``minigpt.nn``), the model lesson 5's toy grew from. ``draw`` and ``generate`` sample
-from either, one token at a time. The library's GPT (lesson 13) replaces the single row
+(``minigpt.nn``), the model lesson 4's toy grew from. ``draw`` and ``generate`` sample
+from either, one token at a time. The library's GPT (lesson 12) replaces the single row
 lookup with attention over the whole context.
 """
 

@@ -1,4 +1,4 @@
-"""What a forward pass leaves behind for backward, counted on the engine's graph (lesson 8 measures it)."""
+"""What a forward pass leaves behind for backward, counted on the engine's graph (lesson 7 measures it)."""
 
 import numpy as np
 

@@ -1,7 +1,7 @@
-"""Lesson 8's model: the k tokens before a position -> logits for the next one (Bengio et al. 2003).
+"""Lesson 7's model: the k tokens before a position -> logits for the next one (Bengio et al. 2003).
 
 A fixed window of k token embeddings, laid side by side into one vector, then an MLP. Built on the
-library's engine (minigpt.tensor, nn, functional, optim); the GPT of lesson 13 replaces the window
+library's engine (minigpt.tensor, nn, functional, optim); the GPT of lesson 12 replaces the window
 with attention.
 """
 

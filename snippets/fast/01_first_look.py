@@ -13,7 +13,7 @@ parser.add_argument("--report", action="store_true", help="print each part's tim
 parser.add_argument("--save", help="with --report: write each part's share to this CSV file")
 args = parser.parse_args()
 torch.set_num_threads(1)
-config = get_preset("poems-cpu", optimizer="adamw", dtype="float32", device="cpu", seed=0)  # AdamW, as lesson 15
+config = get_preset("poems-cpu", optimizer="adamw", dtype="float32", device="cpu", seed=0)  # AdamW, as lesson 14
 V = 6831
 engine = TorchEngine(config, config.gpt_config(V))
 B, T = config.batch_size, config.block_size

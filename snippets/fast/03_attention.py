@@ -14,7 +14,7 @@ torch.set_num_threads(1)
 B, nh, T, hs = 8, 4, 256, 32  # one layer of the poem model: batch 8, 4 heads, context 256, 128 / 4 wide
 
 
-def manual(q, k, v):  # lesson 11's steps 3-6, one tensor each
+def manual(q, k, v):  # lesson 10's steps 3-6, one tensor each
     att = q @ k.transpose(-2, -1) / math.sqrt(hs)  # (B, nh, T, hs) @ (B, nh, hs, T) -> (B, nh, T, T)
     causal = torch.ones(T, T, dtype=torch.bool).tril()  # (T, T)
     att = att.masked_fill(~causal, float("-inf")).softmax(dim=-1)  # (B, nh, T, T)

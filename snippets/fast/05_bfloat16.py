@@ -21,7 +21,7 @@ print(f"oneDNN says it can do bfloat16 here: {torch.ops.mkldnn._is_mkldnn_bf16_s
 print(f"dtype 'auto' (it times a matmul both ways) picks here: {resolve_dtype('auto', torch.device('cpu'))}")
 
 
-def engine(dtype):  # the poem model's step with AdamW, as lesson 15 wrote it
+def engine(dtype):  # the poem model's step with AdamW, as lesson 14 wrote it
     config = get_preset("poems-cpu", optimizer="adamw", dtype=dtype, device="cpu", seed=0, batch_size=2)
     return TorchEngine(config, config.gpt_config(6831))
 

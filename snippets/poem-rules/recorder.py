@@ -1,5 +1,5 @@
-"""Lesson 18's tools around lesson 17's small poem model (``minigpt.tiny_models.tiny_poet``): a recorder of what the rules
-did at each step, and one poem written under them. The prompt is lesson 17's (``snippets/sampling/poet.py``)."""
+"""Lesson 17's tools around lesson 16's small poem model (``minigpt.tiny_models.tiny_poet``): a recorder of what the rules
+did at each step, and one poem written under them. The prompt is lesson 16's (``snippets/sampling/poet.py``)."""
 
 import numpy as np
 
@@ -7,7 +7,7 @@ from minigpt.constrain import PoemConstraint
 from minigpt.generate import decode_rows
 from minigpt_course.lessons import lesson_module
 
-prompt = lesson_module("sampling", "poet").prompt  # lesson 17's <bos> form <sep> keywords <sep>
+prompt = lesson_module("sampling", "poet").prompt  # lesson 16's <bos> form <sep> keywords <sep>
 
 
 class Recorder:

@@ -1,4 +1,4 @@
-"""Lesson 17's prompt for its small poem model (``minigpt.tiny_models.tiny_poet``, which the first script to ask trains in
+"""Lesson 16's prompt for its small poem model (``minigpt.tiny_models.tiny_poet``, which the first script to ask trains in
 about a minute): ``<bos> form <sep> keywords <sep>``, the prefix every sampler of the lesson starts from."""
 
 import torch

@@ -1,4 +1,4 @@
-"""A tensor as lesson 23 builds it: one flat buffer, plus a shape, strides and an offset.
+"""A tensor as lesson 22 builds it: one flat buffer, plus a shape, strides and an offset.
 
 Strides count elements, not bytes: stepping one position along dim d moves strides[d] elements
 through the buffer. Nothing here copies the buffer except contiguous().

@@ -160,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.add_argument("--diagnostics", action="store_true",
                    help="under each evaluation, the share of dead GELU inputs and of saturated attention rows per "
-                        "block and log10 update/weight (torch engine; lesson 16, Is the run healthy?)")
+                        "block and log10 update/weight (torch engine; lesson 15, Is the run healthy?)")
 
     # generate
     g = sub.add_parser("generate", help="generate text or a poem from a checkpoint",

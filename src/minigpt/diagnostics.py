@@ -1,4 +1,4 @@
-"""How a training run looks from inside (lesson 16): activations, saturation, and the size of each step.
+"""How a training run looks from inside (lesson 15): activations, saturation, and the size of each step.
 
 ``activations(model, idx)`` runs the PyTorch GPT on a batch and keeps, per block, the MLP's GELU inputs and
 each attention row's largest weight. ``Ratios(model, optimizer)`` records, at every optimizer step and for

@@ -105,7 +105,7 @@ class MultiHeadAttention(Module):
         q = split_heads(q, self.n_head)  # (B, T, C) -> (B, nh, T, hs)
         k = split_heads(k, self.n_head)  # (B, nh, T, hs)
         v = split_heads(v, self.n_head)  # (B, nh, T, hs)
-        if kv_cache is not None:  # generating with a KV cache (lesson 20): the earlier tokens' k, v join in
+        if kv_cache is not None:  # generating with a KV cache (lesson 19): the earlier tokens' k, v join in
             k, v = cached_keys_values(kv_cache, k, v, start)  # (B, nh, start+T, hs)
         # 3. scores: how well each query matches each key, scaled by 1/sqrt(hs)
         att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(hs))  # (B, nh, T, hs) @ (B, nh, hs, T) -> (B, nh, T, T)

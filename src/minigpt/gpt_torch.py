@@ -4,7 +4,7 @@ Same class names, constructor arguments, parameter names and shapes, and the sam
 the numpy GPT (sampling is ``minigpt.sampling.sample`` in both). ``GPT(config, seed)`` starts from
 exactly the numpy GPT's weights for that seed; the two load each other's ``state_dict`` (through
 ``minigpt.convert``) and produce the same logits on the same weights. Both have a KV cache
-(``kv_cache=`` / ``use_cache=``, lesson 20).
+(``kv_cache=`` / ``use_cache=``, lesson 19).
 """
 
 from __future__ import annotations

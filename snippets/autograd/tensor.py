@@ -3,7 +3,7 @@
 Each op computes its output and defines, right beside it, a ``_backward(g)`` that gets the gradient of
 the loss with respect to the output and adds (+=) the gradient with respect to each input (the local
 derivative times g). ``backward()`` orders the graph topologically and runs them in reverse: the chain
-rule. Gradients of broadcast inputs are not summed back yet: lesson 3 adds that.
+rule. Gradients of broadcast inputs are not summed back yet: lesson 4 adds that.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Tensor:
             return
         if g.shape != self.shape:
             raise ValueError(f"gradient of shape {g.shape} for a tensor of shape {self.shape}: "
-                             f"broadcast inputs need their gradient summed back (lesson 3)")
+                             f"broadcast inputs need their gradient summed back (lesson 4)")
         self.grad = g.copy() if self.grad is None else self.grad + g
     # --8<-- [end:accumulate]
 

@@ -2,7 +2,8 @@ import numpy as np
 
 from minigpt_course.lessons import lesson_module
 
-gradcheck = lesson_module("autograd", "gradcheck").gradcheck  # lesson 2's check, on this folder's Tensor
+lesson_module("softmax-cross-entropy", "tensor")  # lesson 3's engine, which nn.py builds on
+gradcheck = lesson_module("autograd", "gradcheck").gradcheck  # lesson 2's check, on that engine
 
 rng = np.random.default_rng(0)
 a = rng.standard_normal((2, 3, 4))  # (B, T, C)
